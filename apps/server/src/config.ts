@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import path from 'node:path';
+
+/**
+ * Configuration, parsed once at boot from the environment. This is the only module that reads
+ * process.env; everything else receives the typed result. A bad value stops the process with a
+ * message naming the variable, before anything listens.
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const emailList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// connection string')
+    .optional(),
+  APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
+  ADMIN_EMAILS: emailList,
+  SEED_DEMO_DATA: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SENTRY_DSN: z.url().optional(),
+  ANALYTICS_KEY: z.string().min(1).optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  AUTH_RATE_LIMIT: booleanFlag,
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface Config {
+  readonly mode: 'development' | 'test' | 'production';
+  readonly host: string;
+  readonly port: number;
+  /** The origin the browser uses; cookies, CSRF origin checks and links are derived from it. */
+  readonly publicUrl: string | undefined;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly appSecret: string;
+  readonly adminEmails: readonly string[];
+  readonly seedDemoData: boolean;
+  readonly trustProxyHops: number;
+  readonly logLevel: string;
+  readonly sentryDsn: string | null;
+  readonly analyticsKey: string | null;
+  readonly stripePublishableKey: string | null;
+  /** Rate limits on sign-in and sign-up; always on outside tests, where suites turn them on per case. */
+  readonly authRateLimit: boolean;
+  readonly webDistDir: string;
+}
+
+/** A fixed development secret keeps sessions across restarts locally; production must bring its own. */
+const DEVELOPMENT_SECRET = 'layerline-development-secret-do-not-use-in-production';
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.APP_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (32+ random characters)');
+  }
+  if (production && !e.PUBLIC_URL) {
+    throw new ConfigError('Invalid configuration:\n  PUBLIC_URL: required in production (e.g. https://print.example.com)');
+  }
+  return {
+    mode: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    appSecret: e.APP_SECRET ?? DEVELOPMENT_SECRET,
+    adminEmails: e.ADMIN_EMAILS,
+    seedDemoData: e.SEED_DEMO_DATA === 'auto' ? !production : e.SEED_DEMO_DATA === 'true' && !production,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    logLevel: e.LOG_LEVEL,
+    sentryDsn: e.SENTRY_DSN ?? null,
+    analyticsKey: e.ANALYTICS_KEY ?? null,
+    stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+    authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from '@fastify/type-provider-zod';
+import { fromNodeHeaders } from 'better-auth/node';
+import type { AppContext } from '../app-context.ts';
+import { registerAccountRoutes } from '../modules/accounts/account-routes.ts';
+import { registerAuthRoutes } from '../modules/accounts/auth-routes.ts';
+import { registerAnalyticsRoutes } from '../modules/analytics/analytics-routes.ts';
+import { registerDashboardRoutes } from '../modules/dashboard/dashboard-routes.ts';
+import { registerSiteRoutes } from '../modules/site/site-routes.ts';
+import { AppError } from '../errors.ts';
+import { registerSecurity } from './security.ts';
+import type { Viewer } from './viewer.ts';
+
+export interface HttpOptions {
+  /** The process logger; tests pass none and get a silent one. */
+  readonly logger?: FastifyBaseLogger;
+  /** Requests per minute per IP on /api; high in tests, where one address makes every request. */
+  readonly apiRateLimitPerMinute?: number;
+}
+
+/** Builds the whole HTTP server: security, the API, its OpenAPI document and the web app. */
+export async function buildHttpServer(context: AppContext, options: HttpOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Only the configured number of proxy hops may set the client address (AUTH-5).
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, retryAfter } = toErrorResponse(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else if (status === 401 || status === 403) {
+      request.log.warn({ event: 'authz.denied', status, url: request.url, userId: request.viewer?.id }, body.error);
+    }
+    if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
+    return reply.status(status).send(body);
+  });
+
+  await registerSecurity(app, {
+    publicUrl: config.publicUrl,
+    connectSources: config.sentryDsn ? [new URL(config.sentryDsn).origin] : [],
+    apiRateLimitPerMinute: options.apiRateLimitPerMinute ?? 600,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Layerline API',
+        version: '0.1.0',
+        description: 'Print-on-demand 3D printing and fulfilment. Sessions by cookie or `Authorization: Bearer <token>`.',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'layerline.session_token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ session: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.decorateRequest('viewer', null);
+  app.addHook('preHandler', async (request) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
+    request.viewer = await resolveViewer(context, request.headers);
+  });
+
+  registerAuthRoutes(app, { auth: context.auth, loginThrottle: context.loginThrottle });
+  registerAccountRoutes(app, { accounts: context.accounts, audit: context.audit });
+  registerSiteRoutes(app, { contacts: context.contacts, publicConfig: context.publicConfig });
+  registerAnalyticsRoutes(app, { pageViews: context.pageViews });
+  registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}
+
+async function resolveViewer(context: AppContext, headers: Record<string, string | string[] | undefined>): Promise<Viewer | null> {
+  const session = await context.auth.api.getSession({ headers: fromNodeHeaders(headers) });
+  if (!session) return null;
+  const user = session.user as typeof session.user & { role?: string; isBetaTester?: boolean; isInternal?: boolean };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    isAdmin: user.role === 'admin',
+    isBetaTester: user.isBetaTester === true,
+    isInternal: user.isInternal === true,
+  };
+}
+
+/** The built single-page app; any non-API GET that is not a file gets index.html. */
+async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexHtml = path.join(distDir, 'index.html');
+  const built = fs.existsSync(indexHtml);
+  if (built) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).send({ error: 'Not found' });
+    }
+    if (!built) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+}
+
+interface ErrorResponse {
+  status: number;
+  body: { error: string };
+  retryAfter?: number;
+}
+
+function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { error: error.message }, retryAfter: error.retryAfterSeconds };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+    const message = first?.message ?? 'Invalid request';
+    return { status: 400, body: { error: where ? `${where}: ${message}` : message } };
+  }
+  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: { error: (error as Error).message || 'Bad request' } };
+  }
+  return { status: 500, body: { error: 'Internal server error' } };
+}

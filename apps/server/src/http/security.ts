@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { AppError } from '../errors.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface SecurityOptions {
+  readonly publicUrl: string | undefined;
+  readonly connectSources: readonly string[];
+  readonly apiRateLimitPerMinute: number;
+}
+
+/** Security headers, per-IP rate limits, CSRF refusal and no-store on the API. */
+export async function registerSecurity(app: FastifyInstance, options: SecurityOptions): Promise<void> {
+  const https = options.publicUrl?.startsWith('https://') ?? false;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // Emotion (MUI) injects <style> elements at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'media-src': ["'self'", 'blob:'],
+        'connect-src': ["'self'", ...options.connectSources],
+        'worker-src': ["'self'", 'blob:'],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'form-action': ["'self'"],
+        // Upgrading would break a plain-http local install; only ask for it when served over https.
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: options.apiRateLimitPerMinute,
+    timeWindow: '1 minute',
+    allowList: (request) => !request.url.startsWith('/api/'),
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate-limited', 'Too many requests. Please slow down and try again shortly.', {
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    refuseCrossSiteRequest(request, options.publicUrl);
+  });
+}
+
+/**
+ * CSRF defence for cookie sessions (OWASP: Fetch Metadata with an Origin fallback). A request
+ * that carries no cookie cannot ride on a session, so bearer-token clients are not affected.
+ */
+export function refuseCrossSiteRequest(request: FastifyRequest, publicUrl: string | undefined): void {
+  if (SAFE_METHODS.has(request.method) || !request.headers.cookie) return;
+  const fetchSite = request.headers['sec-fetch-site'];
+  if (typeof fetchSite === 'string') {
+    if (fetchSite === 'same-origin' || fetchSite === 'none') return;
+    throw new AppError('forbidden', 'Cross-site request refused');
+  }
+  const origin = request.headers.origin;
+  if (typeof origin === 'string') {
+    if (origin === expectedOrigin(request, publicUrl)) return;
+    throw new AppError('forbidden', 'Cross-site request refused');
+  }
+  // No browser metadata at all: only a JSON body proves it is not a plain HTML form post.
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.startsWith('application/json') && request.headers['content-length'] !== '0') {
+    throw new AppError('forbidden', 'Cross-site request refused');
+  }
+}
+
+function expectedOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
+  if (publicUrl) return new URL(publicUrl).origin;
+  return `${request.protocol}://${request.host}`;
+}

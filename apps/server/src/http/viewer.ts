@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, forbidden, notSignedIn } from '../errors.ts';
+
+/** Who is asking: resolved once per request from the session cookie or bearer token. */
+export interface Viewer {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+  readonly isAdmin: boolean;
+  readonly isBetaTester: boolean;
+  readonly isInternal: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+}
+
+export function requireViewer(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw notSignedIn();
+  return request.viewer;
+}
+
+export function requireAdmin(request: FastifyRequest): Viewer {
+  const viewer = requireViewer(request);
+  if (!viewer.isAdmin) throw forbidden('Only admins may do that');
+  return viewer;
+}
+
+export function requireBetaTester(request: FastifyRequest): Viewer {
+  const viewer = requireViewer(request);
+  if (!viewer.isBetaTester && !viewer.isAdmin) throw forbidden('This feature is open to beta testers only');
+  return viewer;
+}
+
+/**
+ * The spec's targetUserId: a caller acts for themselves unless an admin names another user.
+ * Anyone else naming a user other than themselves is refused, whatever the route.
+ */
+export function subjectUserId(viewer: Viewer, targetUserId: string | undefined | null): string {
+  if (!targetUserId || targetUserId === viewer.id) return viewer.id;
+  if (!viewer.isAdmin) throw new AppError('forbidden', 'Only admins may act for another user');
+  return targetUserId;
+}

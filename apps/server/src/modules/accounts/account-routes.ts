@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@fastify/type-provider-zod';
+import { z } from 'zod';
+import {
+  adminUserFlagsSchema,
+  adminUserListSchema,
+  adminUserSchema,
+  auditEntrySchema,
+  changeEmailSchema,
+  checkUserResponseSchema,
+  meSchema,
+  updateAccountSchema,
+} from '@layerline/contracts';
+import { requireAdmin, requireViewer } from '../../http/viewer.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import type { AccountService } from './account-service.ts';
+
+export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: AccountService; audit: AuditRepository }) {
+  const { accounts, audit } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/me',
+    { schema: { tags: ['accounts'], summary: 'The signed-in user', response: { 200: meSchema } } },
+    async (request) => accounts.me(requireViewer(request).id),
+  );
+
+  api.patch(
+    '/api/me',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Update account settings (name, business name, return address)',
+        body: updateAccountSchema,
+        response: { 200: meSchema },
+      },
+    },
+    async (request) => accounts.updateAccount(requireViewer(request).id, request.body),
+  );
+
+  api.post(
+    '/api/me/email',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Change the account email (needs the current password)',
+        body: changeEmailSchema,
+        response: { 200: meSchema },
+      },
+    },
+    async (request) => {
+      const viewer = requireViewer(request);
+      return accounts.changeEmail(viewer.id, request.body, { actorId: viewer.id, requestId: request.id });
+    },
+  );
+
+  api.post(
+    '/api/check-user',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: "The spec's checkUser: whether the caller is an admin",
+        response: { 200: checkUserResponseSchema },
+      },
+    },
+    async (request) => ({ isAdmin: requireViewer(request).isAdmin }),
+  );
+
+  api.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Search users',
+        querystring: z
+          .object({
+            search: z.string().trim().max(200).default(''),
+            page: z.coerce.number().int().min(1).default(1),
+            limit: z.coerce.number().int().min(1).max(100).default(20),
+          })
+          .strict(),
+        response: { 200: adminUserListSchema },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return accounts.listUsers(request.query);
+    },
+  );
+
+  api.patch(
+    '/api/admin/users/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Set a user’s beta tester, internal and admin flags (audited)',
+        params: z.object({ id: z.string().min(1).max(100) }),
+        body: adminUserFlagsSchema,
+        response: { 200: adminUserSchema },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return accounts.setUserFlags(request.params.id, request.body, { actorId: admin.id, requestId: request.id });
+    },
+  );
+
+  api.get(
+    '/api/admin/audit',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The audit log, newest first',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict(),
+        response: { 200: z.object({ entries: z.array(auditEntrySchema) }) },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return { entries: await audit.list(request.query.limit) };
+    },
+  );
+}

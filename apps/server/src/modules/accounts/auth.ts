@@ -1,0 +1,91 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { bearer } from 'better-auth/plugins';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import * as schema from '../../db/schema.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+/** The header our HTTP layer fills with the real client address; any client-sent value is replaced. */
+export const CLIENT_IP_HEADER = 'x-layerline-client-ip';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/**
+ * better-auth, hardened as the stack guide asks: argon2id hashes, database-backed rate limits,
+ * stateful sessions (logout and password changes take effect at once), bearer tokens for API
+ * clients, and admin rights granted only from configuration or by another admin.
+ */
+export function createAuth(config: Config, db: Database) {
+  const adminEmails = new Set(config.adminEmails);
+  const secure = config.publicUrl?.startsWith('https://') ?? false;
+  return betterAuth({
+    appName: 'Layerline',
+    secret: config.appSecret,
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    trustedOrigins: config.publicUrl ? [config.publicUrl] : [],
+    database: drizzleAdapter(db, { provider: 'pg', schema }),
+    telemetry: { enabled: false },
+    // Without PUBLIC_URL the origin comes from each request (any port on a developer's machine);
+    // better-auth warns about that on every start, which is noise for a local install.
+    logger: { level: config.publicUrl ? 'warn' : 'error' },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      // Length and common-password rules are ours (passwords.ts, counted in code points);
+      // these bounds only stop absurd input before hashing.
+      minPasswordLength: 8,
+      maxPasswordLength: 512,
+      password: { hash: hashPassword, verify: verifyPassword },
+    },
+    session: {
+      expiresIn: 7 * DAY_SECONDS,
+      updateAge: DAY_SECONDS,
+      freshAge: 15 * 60,
+    },
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'seller', input: false },
+        businessName: { type: 'string', required: false, defaultValue: '', input: true },
+        isBetaTester: { type: 'boolean', required: false, defaultValue: false, input: false },
+        isInternal: { type: 'boolean', required: false, defaultValue: false, input: false },
+        affiliateRef: { type: 'string', required: false, input: true },
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => ({
+            data: {
+              ...user,
+              email: user.email.toLowerCase(),
+              role: adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'seller',
+            },
+          }),
+        },
+      },
+    },
+    rateLimit: {
+      enabled: config.authRateLimit,
+      storage: 'database',
+      modelName: 'rateLimit',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 10, max: 3 },
+        '/sign-up/email': { window: 60, max: 5 },
+        '/change-password': { window: 60, max: 5 },
+      },
+    },
+    advanced: {
+      cookiePrefix: 'layerline',
+      useSecureCookies: secure,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
+    },
+    plugins: [bearer()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

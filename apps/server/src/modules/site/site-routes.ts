@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@fastify/type-provider-zod';
+import { z } from 'zod';
+import { contactMessageRecordSchema, contactMessageSchema, publicConfigSchema, type PublicConfig } from '@layerline/contracts';
+import { requireAdmin } from '../../http/viewer.ts';
+import type { ContactRepository } from './contact-repository.ts';
+
+export function registerSiteRoutes(
+  app: FastifyInstance,
+  deps: { contacts: ContactRepository; publicConfig: PublicConfig },
+) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/health',
+    { schema: { tags: ['site'], summary: 'Liveness', response: { 200: z.object({ ok: z.boolean() }) } } },
+    async () => ({ ok: true }),
+  );
+
+  api.get(
+    '/api/config',
+    { schema: { tags: ['site'], summary: 'Public settings for the web app', response: { 200: publicConfigSchema } } },
+    async () => deps.publicConfig,
+  );
+
+  api.post(
+    '/api/contact',
+    {
+      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      schema: {
+        tags: ['site'],
+        summary: 'Send a message from the contact form (signed in or not)',
+        body: contactMessageSchema,
+        response: { 201: z.object({ id: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const id = await deps.contacts.insert(request.body, request.viewer?.id ?? null);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  api.get(
+    '/api/admin/contact-messages',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Messages sent through the contact form, newest first',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict(),
+        response: { 200: z.object({ messages: z.array(contactMessageRecordSchema) }) },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return { messages: await deps.contacts.list(request.query.limit) };
+    },
+  );
+}

@@ -1,0 +1,4 @@
+export * from './pricing.ts';
+export * from './routes.ts';
+export * from './accounts.ts';
+export * from './site.ts';
