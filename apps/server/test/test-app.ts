@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { createAppContext, type AppContext } from '../src/app-context.ts';
-import { buildHttpServer } from '../src/http/app.ts';
+import { buildHttpServer, type RateLimits } from '../src/http/app.ts';
 
 /**
  * A real Layerline server for a test suite: the real HTTP stack on a random port, on an embedded
@@ -49,7 +49,10 @@ let counter = 0;
 export const uniqueEmail = (prefix = 'user'): string =>
   `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}@example.test`;
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  rateLimits: Partial<RateLimits> = { apiPerMinute: 100_000, contactPer10Minutes: 10_000 },
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layerline-test-'));
   const postgres = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
@@ -63,7 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const silent = { error: () => undefined };
   const database: DatabaseHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir }, silent);
   const context = createAppContext(config, database.db);
-  const app = await buildHttpServer(context, { apiRateLimitPerMinute: 100_000 });
+  const app = await buildHttpServer(context, { rateLimits });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

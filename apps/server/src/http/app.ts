@@ -20,16 +20,26 @@ import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import type { Viewer } from './viewer.ts';
 
+export interface RateLimits {
+  /** Requests per minute per IP on /api. */
+  readonly apiPerMinute: number;
+  /** Contact-form messages per 10 minutes per IP. */
+  readonly contactPer10Minutes: number;
+}
+
+const DEFAULT_RATE_LIMITS: RateLimits = { apiPerMinute: 600, contactPer10Minutes: 5 };
+
 export interface HttpOptions {
   /** The process logger; tests pass none and get a silent one. */
   readonly logger?: FastifyBaseLogger;
-  /** Requests per minute per IP on /api; high in tests, where one address makes every request. */
-  readonly apiRateLimitPerMinute?: number;
+  /** Per-IP limits; tests raise them, since one address makes every request there. */
+  readonly rateLimits?: Partial<RateLimits>;
 }
 
 /** Builds the whole HTTP server: security, the API, its OpenAPI document and the web app. */
 export async function buildHttpServer(context: AppContext, options: HttpOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
+  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     // Only the configured number of proxy hops may set the client address (AUTH-5).
@@ -52,7 +62,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   await registerSecurity(app, {
     publicUrl: config.publicUrl,
     connectSources: config.sentryDsn ? [new URL(config.sentryDsn).origin] : [],
-    apiRateLimitPerMinute: options.apiRateLimitPerMinute ?? 600,
+    apiRateLimitPerMinute: limits.apiPerMinute,
   });
   await app.register(swagger, {
     openapi: {
@@ -80,7 +90,11 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
 
   registerAuthRoutes(app, { auth: context.auth, loginThrottle: context.loginThrottle });
   registerAccountRoutes(app, { accounts: context.accounts, audit: context.audit });
-  registerSiteRoutes(app, { contacts: context.contacts, publicConfig: context.publicConfig });
+  registerSiteRoutes(app, {
+    contacts: context.contacts,
+    publicConfig: context.publicConfig,
+    contactLimitPer10Minutes: limits.contactPer10Minutes,
+  });
   registerAnalyticsRoutes(app, { pageViews: context.pageViews });
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());

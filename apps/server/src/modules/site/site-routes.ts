@@ -7,7 +7,7 @@ import type { ContactRepository } from './contact-repository.ts';
 
 export function registerSiteRoutes(
   app: FastifyInstance,
-  deps: { contacts: ContactRepository; publicConfig: PublicConfig },
+  deps: { contacts: ContactRepository; publicConfig: PublicConfig; contactLimitPer10Minutes: number },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -26,7 +26,7 @@ export function registerSiteRoutes(
   api.post(
     '/api/contact',
     {
-      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      config: { rateLimit: { max: deps.contactLimitPer10Minutes, timeWindow: '10 minutes' } },
       schema: {
         tags: ['site'],
         summary: 'Send a message from the contact form (signed in or not)',
