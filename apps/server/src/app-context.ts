@@ -10,6 +10,11 @@ import { createPageViewRepository } from './modules/analytics/page-view-reposito
 import { createAuditRepository } from './modules/audit/audit-repository.ts';
 import { createDashboardService } from './modules/dashboard/dashboard-service.ts';
 import { createContactRepository } from './modules/site/contact-repository.ts';
+import { createDesignRepository } from './modules/designs/design-repository.ts';
+import { createDesignService, type SlicingScheduler } from './modules/designs/design-service.ts';
+import { createModelWorker } from './modules/designs/model-worker.ts';
+import { createPriceTableRepository } from './modules/quotes/price-table-repository.ts';
+import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -25,6 +30,20 @@ export function createAppContext(config: Config, db: Database) {
       const hash = await users.passwordHash(userId);
       return hash !== undefined && (await verifyPassword({ hash, password }));
     },
+  });
+  const storage = createLocalDiskStorage(config.storageDir);
+  const designRepository = createDesignRepository(db);
+  const prices = createPriceTableRepository(db);
+  const modelWorker = createModelWorker();
+  const slicing: SlicingScheduler = { available: false, schedule: async () => undefined };
+  const designs = createDesignService({
+    designs: designRepository,
+    storage,
+    worker: modelWorker,
+    prices,
+    audit,
+    slicing,
+    limits: { maxUploadBytes: config.maxUploadBytes, quotaBytes: config.storageQuotaBytes },
   });
   const publicConfig: PublicConfig = {
     mode: config.mode,
@@ -44,8 +63,13 @@ export function createAppContext(config: Config, db: Database) {
     accounts,
     contacts: createContactRepository(db),
     pageViews: createPageViewRepository(db),
-    dashboard: createDashboardService({}),
+    dashboard: createDashboardService({ designs: designRepository.countForOwner }),
     publicConfig,
+    storage,
+    prices,
+    designs,
+    /** Stops background threads; the database is closed by whoever opened it. */
+    close: () => modelWorker.close(),
   };
 }
 

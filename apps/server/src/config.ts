@@ -41,6 +41,9 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   AUTH_RATE_LIMIT: booleanFlag,
   WEB_DIST_DIR: z.string().optional(),
+  STORAGE_DIR: z.string().optional(),
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(5120),
 });
 
 export interface Config {
@@ -62,6 +65,11 @@ export interface Config {
   /** Rate limits on sign-in and sign-up; always on outside tests, where suites turn them on per case. */
   readonly authRateLimit: boolean;
   readonly webDistDir: string;
+  /** Local-disk file storage root (designs, thumbnails, G-code). */
+  readonly storageDir: string;
+  readonly maxUploadBytes: number;
+  /** Per-seller storage quota; an upload past it is refused with 402. */
+  readonly storageQuotaBytes: number;
 }
 
 /** A fixed development secret keeps sessions across restarts locally; production must bring its own. */
@@ -100,5 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
+    maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
   };
 }

@@ -2,3 +2,4 @@ export * from './pricing.ts';
 export * from './routes.ts';
 export * from './accounts.ts';
 export * from './site.ts';
+export * from './designs.ts';

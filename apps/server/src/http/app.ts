@@ -16,6 +16,7 @@ import { registerAuthRoutes } from '../modules/accounts/auth-routes.ts';
 import { registerAnalyticsRoutes } from '../modules/analytics/analytics-routes.ts';
 import { registerDashboardRoutes } from '../modules/dashboard/dashboard-routes.ts';
 import { registerSiteRoutes } from '../modules/site/site-routes.ts';
+import { registerDesignRoutes } from '../modules/designs/design-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import type { Viewer } from './viewer.ts';
@@ -97,9 +98,11 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   });
   registerAnalyticsRoutes(app, { pageViews: context.pageViews });
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
+  await app.register(async (scope) => registerDesignRoutes(scope, { designs: context.designs, prices: context.prices }));
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, config.webDistDir);
+  app.addHook('onClose', async () => context.close());
   return app;
 }
 
@@ -125,7 +128,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
     await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    // A missing asset must not get index.html: a stale tab would load HTML as a script.
+    if (request.url.startsWith('/api/') || request.url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).send({ error: 'Not found' });
     }
     if (!built) {

@@ -1,0 +1,153 @@
+import { and, count, desc, eq, ilike, inArray, or, sql, sum } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { design, printConfiguration, user, type ProblemJson } from '../../db/schema.ts';
+
+export type DesignRow = typeof design.$inferSelect;
+export type NewDesignRow = typeof design.$inferInsert;
+export type PrintConfigRow = typeof printConfiguration.$inferSelect;
+export type NewPrintConfigRow = typeof printConfiguration.$inferInsert;
+
+export interface DesignWithConfigs {
+  design: DesignRow;
+  ownerEmail: string;
+  configs: PrintConfigRow[];
+}
+
+/** Designs and their print configurations. Every read is scoped by owner unless it says otherwise. */
+export function createDesignRepository(db: Database) {
+  async function withConfigs(rows: { design: DesignRow; ownerEmail: string }[]): Promise<DesignWithConfigs[]> {
+    if (rows.length === 0) return [];
+    const configs = await db
+      .select()
+      .from(printConfiguration)
+      .where(inArray(printConfiguration.designId, rows.map((row) => row.design.id)))
+      .orderBy(printConfiguration.createdAt, printConfiguration.id);
+    return rows.map((row) => ({ ...row, configs: configs.filter((c) => c.designId === row.design.id) }));
+  }
+
+  function searchFilter(search: string) {
+    if (!search) return undefined;
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return or(ilike(design.name, pattern), ilike(design.fileName, pattern), ilike(user.email, pattern));
+  }
+
+  return {
+    /** Inserts a design with its first configuration, both or neither. */
+    async insertWithConfig(newDesign: NewDesignRow, newConfig: Omit<NewPrintConfigRow, 'designId'>): Promise<string> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(design).values(newDesign).returning({ id: design.id });
+        if (!row) throw new Error('insert returned no row');
+        await tx.insert(printConfiguration).values({ ...newConfig, designId: row.id });
+        return row.id;
+      });
+    },
+
+    async find(id: string): Promise<DesignWithConfigs | undefined> {
+      const rows = await db
+        .select({ design, ownerEmail: user.email })
+        .from(design)
+        .innerJoin(user, eq(user.id, design.ownerId))
+        .where(eq(design.id, id));
+      return (await withConfigs(rows))[0];
+    },
+
+    async list(options: { ownerId: string | null; search: string; page: number; limit: number }): Promise<{ items: DesignWithConfigs[]; total: number }> {
+      const where = and(options.ownerId ? eq(design.ownerId, options.ownerId) : undefined, searchFilter(options.search));
+      const rows = await db
+        .select({ design, ownerEmail: user.email })
+        .from(design)
+        .innerJoin(user, eq(user.id, design.ownerId))
+        .where(where)
+        .orderBy(desc(design.createdAt), design.id)
+        .limit(options.limit)
+        .offset((options.page - 1) * options.limit);
+      const [total] = await db.select({ n: count() }).from(design).innerJoin(user, eq(user.id, design.ownerId)).where(where);
+      return { items: await withConfigs(rows), total: total?.n ?? 0 };
+    },
+
+    async storageUsedBytes(ownerId: string): Promise<number> {
+      const [row] = await db.select({ bytes: sum(design.sizeBytes) }).from(design).where(eq(design.ownerId, ownerId));
+      return Number(row?.bytes ?? 0);
+    },
+
+    async countForOwner(ownerId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(design).where(eq(design.ownerId, ownerId));
+      return row?.n ?? 0;
+    },
+
+    async rename(id: string, name: string): Promise<void> {
+      await db
+        .update(design)
+        .set({ name, updatedAt: new Date(), metageneration: sql`${design.metageneration} + 1` })
+        .where(eq(design.id, id));
+    },
+
+    async setThumbnailKey(id: string, key: string): Promise<void> {
+      await db.update(design).set({ thumbnailKey: key }).where(eq(design.id, id));
+    },
+
+    /** Deletes the row (its configurations cascade) and returns the storage keys to remove. */
+    async delete(id: string): Promise<{ storageKey: string; thumbnailKey: string | null; gcodeKeys: string[] } | undefined> {
+      return db.transaction(async (tx) => {
+        const configs = await tx.select({ sliced: printConfiguration.sliced }).from(printConfiguration).where(eq(printConfiguration.designId, id));
+        const [row] = await tx.delete(design).where(eq(design.id, id)).returning({ storageKey: design.storageKey, thumbnailKey: design.thumbnailKey });
+        if (!row) return undefined;
+        return { ...row, gcodeKeys: configs.flatMap((c) => (c.sliced ? [c.sliced.gcodeKey] : [])) };
+      });
+    },
+
+    async findConfig(id: string): Promise<PrintConfigRow | undefined> {
+      const [row] = await db.select().from(printConfiguration).where(eq(printConfiguration.id, id));
+      return row;
+    },
+
+    async insertConfig(config: NewPrintConfigRow): Promise<string> {
+      const [row] = await db.insert(printConfiguration).values(config).returning({ id: printConfiguration.id });
+      if (!row) throw new Error('insert returned no row');
+      return row.id;
+    },
+
+    async updateConfig(id: string, changes: Partial<NewPrintConfigRow>): Promise<void> {
+      await db
+        .update(printConfiguration)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(printConfiguration.id, id));
+    },
+
+    /** Settings changed: new estimate, slicing to be redone, and older slicing results no longer apply. */
+    async replaceConfigSettings(id: string, changes: Partial<NewPrintConfigRow>): Promise<number> {
+      const [row] = await db
+        .update(printConfiguration)
+        .set({ ...changes, sliced: null, updatedAt: new Date(), settingsVersion: sql`${printConfiguration.settingsVersion} + 1` })
+        .where(eq(printConfiguration.id, id))
+        .returning({ version: printConfiguration.settingsVersion });
+      return row?.version ?? 0;
+    },
+
+    /** Stores a slicing result only if the settings it was computed for are still current. */
+    async recordSlicing(
+      id: string,
+      settingsVersion: number,
+      result: { status: string; error: string | null; sliced?: PrintConfigRow['sliced'] },
+    ): Promise<boolean> {
+      const rows = await db
+        .update(printConfiguration)
+        .set({ slicingStatus: result.status, slicingError: result.error, ...(result.sliced ? { sliced: result.sliced } : {}) })
+        .where(and(eq(printConfiguration.id, id), eq(printConfiguration.settingsVersion, settingsVersion)))
+        .returning({ id: printConfiguration.id });
+      return rows.length > 0;
+    },
+
+    async deleteConfig(id: string): Promise<void> {
+      await db.delete(printConfiguration).where(eq(printConfiguration.id, id));
+    },
+
+    async countConfigs(designId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(printConfiguration).where(eq(printConfiguration.designId, designId));
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type DesignRepository = ReturnType<typeof createDesignRepository>;
+export type { ProblemJson };

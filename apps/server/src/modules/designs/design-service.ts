@@ -1,0 +1,424 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { isMeshError, type MeshError } from '@layerline/mesh';
+import {
+  estimateCostInputSchema,
+  printConfigInputSchema,
+  type CostDataInput,
+  type Design,
+  type DesignList,
+  type EstimateCostInput,
+  type FileMetadata,
+  type PrintConfig,
+  type PrintConfigInput,
+  type PrintConfigUpdate,
+  type Quote,
+} from '@layerline/contracts';
+import { AppError, notFound } from '../../errors.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import { partShares, priceQuote } from '../quotes/pricing.ts';
+import type { PriceTableRepository } from '../quotes/price-table-repository.ts';
+import { addOnsOf, toDesignDto, toPrintConfigDto } from './design-dto.ts';
+import type { DesignRepository, DesignWithConfigs, PrintConfigRow } from './design-repository.ts';
+import { FileTooLargeError, type FileStorage } from './file-storage.ts';
+import type { ModelWorker } from './model-worker.ts';
+import type { EstimateSettings } from './model-work.ts';
+
+/** Who acts: the signed-in user, and whether they are an admin (admins see every seller's designs). */
+export interface Actor {
+  readonly id: string;
+  readonly isAdmin: boolean;
+  readonly requestId: string;
+}
+
+/** Exact slicing of a configuration, when a slicer is installed (port; a job queue implements it). */
+export interface SlicingScheduler {
+  readonly available: boolean;
+  schedule(configId: string, settingsVersion: number): Promise<void>;
+}
+
+export interface DesignLimits {
+  readonly maxUploadBytes: number;
+  readonly quotaBytes: number;
+}
+
+export interface DesignServiceDeps {
+  readonly designs: DesignRepository;
+  readonly storage: FileStorage;
+  readonly worker: ModelWorker;
+  readonly prices: PriceTableRepository;
+  readonly audit: AuditRepository;
+  readonly slicing: SlicingScheduler;
+  readonly limits: DesignLimits;
+}
+
+const CONTENT_TYPES = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' } as const;
+const DEFAULT_CONFIG = printConfigInputSchema.parse({ name: 'Standard PLA' });
+
+const settingsOf = (c: { filament: string; infillPercent: number; layerHeightMm: number }): EstimateSettings => ({
+  filament: c.filament as EstimateSettings['filament'],
+  infillPercent: c.infillPercent,
+  layerHeightMm: c.layerHeightMm,
+});
+
+/** Makes a user-supplied file name safe to show and to put in a download header. */
+export function cleanFileName(raw: string): string {
+  const base = path.basename(raw.replaceAll('\\', '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (base || 'model').slice(0, 200);
+}
+
+function meshErrorToAppError(error: MeshError, fileName: string): AppError {
+  const message = `“${fileName}” could not be used: ${error.message}`;
+  switch (error.code) {
+    case 'unsupported-format':
+      return new AppError('unsupported-media-type', message, { cause: error });
+    case 'too-large':
+      return new AppError('payload-too-large', message, { cause: error });
+    default:
+      return new AppError('unprocessable', message, { cause: error });
+  }
+}
+
+export function createDesignService(deps: DesignServiceDeps) {
+  const { designs, storage, worker, prices, audit, slicing, limits } = deps;
+
+  async function visible(actor: Actor, designId: string): Promise<DesignWithConfigs> {
+    const found = await designs.find(designId);
+    // Another seller's design answers exactly like a missing one: its existence is not revealed.
+    if (!found || (found.design.ownerId !== actor.id && !actor.isAdmin)) throw notFound('Design');
+    return found;
+  }
+
+  async function visibleConfig(actor: Actor, configId: string): Promise<{ config: PrintConfigRow; item: DesignWithConfigs }> {
+    const config = await designs.findConfig(configId);
+    if (!config || (config.ownerId !== actor.id && !actor.isAdmin)) throw notFound('Print configuration');
+    return { config, item: await visible(actor, config.designId) };
+  }
+
+  async function dto(actor: Actor, designId: string): Promise<Design> {
+    return toDesignDto(await visible(actor, designId), await prices.get(), slicing.available, actor.isAdmin);
+  }
+
+  async function configDto(actor: Actor, configId: string): Promise<PrintConfig> {
+    const { config, item } = await visibleConfig(actor, configId);
+    return toPrintConfigDto(config, item.design, await prices.get(), slicing.available);
+  }
+
+  const loader = (key: string) => async () => new Uint8Array(await storage.readAll(key));
+
+  async function estimateFor(item: DesignWithConfigs, settings: EstimateSettings[]) {
+    return worker.estimate(item.design.storageKey, loader(item.design.storageKey), item.design.fileName, settings);
+  }
+
+  async function scheduleSlicing(configId: string, settingsVersion: number): Promise<void> {
+    if (!slicing.available) return;
+    await designs.recordSlicing(configId, settingsVersion, { status: 'queued', error: null });
+    await slicing.schedule(configId, settingsVersion);
+  }
+
+  return {
+    limits,
+
+    /**
+     * Stores an uploaded model, analyses it and prices its default configuration. Anything that
+     * fails on the way removes the stored file: a failed upload leaves nothing behind.
+     */
+    async upload(
+      actor: Actor,
+      ownerId: string,
+      file: { fileName: string; stream: Readable; name?: string; truncated?: () => boolean },
+    ): Promise<Design> {
+      const fileName = cleanFileName(file.fileName);
+      const used = await designs.storageUsedBytes(ownerId);
+      if (used >= limits.quotaBytes) {
+        file.stream.resume();
+        throw new AppError('payment-required', 'Your storage quota is full. Delete designs you no longer need to upload more.');
+      }
+      const id = randomUUID();
+      const storageKey = `designs/${id}`;
+      let stored;
+      try {
+        stored = await storage.write(storageKey, file.stream, { maxBytes: limits.maxUploadBytes });
+      } catch (error) {
+        if (error instanceof FileTooLargeError) throw new AppError('payload-too-large', `“${fileName}” is larger than the ${Math.round(limits.maxUploadBytes / 1048576)} MB upload limit`);
+        throw error;
+      }
+      try {
+        // A multipart parser that hit its own limit ends the stream early instead of failing it.
+        if (file.truncated?.()) throw new AppError('payload-too-large', `“${fileName}” is larger than the ${Math.round(limits.maxUploadBytes / 1048576)} MB upload limit`);
+        if (used + stored.sizeBytes > limits.quotaBytes) {
+          throw new AppError('payment-required', 'This upload would exceed your storage quota. Delete designs you no longer need to upload more.');
+        }
+        const bytes = new Uint8Array(await storage.readAll(storageKey));
+        const { summary, estimates } = await worker.analyse(storageKey, bytes, fileName, [settingsOf(DEFAULT_CONFIG)]);
+        const now = new Date();
+        await designs.insertWithConfig(
+          {
+            id,
+            ownerId,
+            name: (file.name?.trim() || fileName.replace(/\.[^.]+$/, '')).slice(0, 200),
+            fileName,
+            format: summary.format,
+            contentType: CONTENT_TYPES[summary.format],
+            storageKey,
+            sizeBytes: stored.sizeBytes,
+            md5Base64: stored.md5Base64,
+            triangles: summary.triangles,
+            volumeMm3: summary.volumeMm3,
+            surfaceAreaMm2: summary.surfaceAreaMm2,
+            bboxMm: summary.bboxMm,
+            shells: summary.shells,
+            objectCount: summary.objectCount,
+            partVolumesMm3: summary.partVolumesMm3,
+            fitsBuildVolume: summary.fitsBuildVolume,
+            watertight: summary.watertight,
+            problems: summary.problems,
+            customMetadata: { originalName: fileName, uploadedBy: actor.id },
+          },
+          {
+            ownerId,
+            ...DEFAULT_CONFIG,
+            estimate: { grams: estimates[0]!.grams, printSeconds: estimates[0]!.printSeconds, computedAt: now.toISOString() },
+          },
+        );
+      } catch (error) {
+        await storage.delete(storageKey);
+        if (isMeshError(error)) throw meshErrorToAppError(error, fileName);
+        throw error;
+      }
+      if (actor.id !== ownerId) {
+        await audit.record({ actorId: actor.id, targetUserId: ownerId, action: 'design.uploaded-for-user', detail: { designId: id }, requestId: actor.requestId });
+      }
+      const created = await designs.find(id);
+      if (created && slicing.available) {
+        for (const config of created.configs) await scheduleSlicing(config.id, config.settingsVersion);
+      }
+      return dto(actor, id);
+    },
+
+    async list(actor: Actor, query: { ownerId: string | null; search: string; page: number; limit: number }): Promise<DesignList> {
+      if (query.ownerId === null && !actor.isAdmin) throw new AppError('forbidden', 'Only admins may list every seller’s designs');
+      const [{ items, total }, table, usedBytes] = await Promise.all([
+        designs.list(query),
+        prices.get(),
+        designs.storageUsedBytes(query.ownerId ?? actor.id),
+      ]);
+      return {
+        designs: items.map((item) => toDesignDto(item, table, slicing.available, actor.isAdmin)),
+        total,
+        storage: { usedBytes, quotaBytes: limits.quotaBytes },
+      };
+    },
+
+    get: dto,
+
+    async rename(actor: Actor, designId: string, name: string): Promise<Design> {
+      await visible(actor, designId);
+      await designs.rename(designId, name);
+      return dto(actor, designId);
+    },
+
+    /** Deletes the design, its configurations and every file that belongs to it. */
+    async delete(actor: Actor, designId: string): Promise<void> {
+      const item = await visible(actor, designId);
+      const removed = await designs.delete(designId);
+      if (!removed) return;
+      for (const key of [removed.storageKey, removed.thumbnailKey, ...removed.gcodeKeys]) if (key) await storage.delete(key);
+      await audit.record({
+        actorId: actor.id,
+        targetUserId: item.design.ownerId,
+        action: 'design.deleted',
+        detail: { designId, name: item.design.name },
+        requestId: actor.requestId,
+      });
+    },
+
+    async download(actor: Actor, designId: string): Promise<{ fileName: string; contentType: string; sizeBytes: number; stream: Readable }> {
+      const { design } = await visible(actor, designId);
+      return { fileName: design.fileName, contentType: design.contentType, sizeBytes: design.sizeBytes, stream: await storage.read(design.storageKey) };
+    },
+
+    async metadata(actor: Actor, designId: string): Promise<FileMetadata> {
+      const { design } = await visible(actor, designId);
+      return {
+        bucket: storage.bucket,
+        generation: String(design.createdAt.getTime()),
+        metageneration: String(design.metageneration),
+        fullPath: design.storageKey,
+        name: design.fileName,
+        size: design.sizeBytes,
+        timeCreated: design.createdAt.toISOString(),
+        updated: design.updatedAt.toISOString(),
+        md5Hash: design.md5Base64,
+        cacheControl: 'private, no-store',
+        contentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(design.fileName)}`,
+        contentEncoding: 'identity',
+        contentLanguage: '',
+        contentType: design.contentType,
+        customMetadata: design.customMetadata,
+      };
+    },
+
+    async viewerMesh(actor: Actor, designId: string): Promise<Buffer> {
+      const { design } = await visible(actor, designId);
+      return worker.viewerMesh(design.storageKey, loader(design.storageKey), design.fileName);
+    },
+
+    async problemAreas(actor: Actor, designId: string) {
+      const { design } = await visible(actor, designId);
+      return { areas: design.problems.filter((p) => p.triangles.length > 0).map(({ code, message, triangles }) => ({ code, message, triangles })) };
+    },
+
+    /** The thumbnail is rendered on first request and kept in storage. */
+    async thumbnail(actor: Actor, designId: string): Promise<Buffer> {
+      const { design } = await visible(actor, designId);
+      if (design.thumbnailKey) {
+        try {
+          return await storage.readAll(design.thumbnailKey);
+        } catch {
+          // missing: render it again below
+        }
+      }
+      const png = await worker.thumbnail(design.storageKey, loader(design.storageKey), design.fileName);
+      const key = `thumbnails/${design.id}.png`;
+      await storage.write(key, Readable.from([png]), { maxBytes: 16 * 1024 * 1024 });
+      await designs.setThumbnailKey(design.id, key);
+      return png;
+    },
+
+    async createConfig(actor: Actor, designId: string, input: PrintConfigInput): Promise<PrintConfig> {
+      const item = await visible(actor, designId);
+      const parsed = printConfigInputSchema.parse(input);
+      const [figures] = await estimateFor(item, [settingsOf(parsed)]);
+      const id = await designs.insertConfig({
+        ...parsed,
+        designId,
+        ownerId: item.design.ownerId,
+        estimate: { ...figures!, computedAt: new Date().toISOString() },
+      });
+      await scheduleSlicing(id, 1);
+      return configDto(actor, id);
+    },
+
+    async updateConfig(actor: Actor, configId: string, changes: PrintConfigUpdate): Promise<PrintConfig> {
+      const { config, item } = await visibleConfig(actor, configId);
+      const merged = printConfigInputSchema.parse({
+        name: config.name,
+        filament: config.filament,
+        colour: config.colour,
+        layerHeightMm: config.layerHeightMm,
+        infillPercent: config.infillPercent,
+        isMultipart: config.isMultipart,
+        parts: config.parts,
+        multicolour: config.multicolour,
+        addOns: addOnsOf(config.addOns),
+        ...changes,
+      });
+      const geometryChanged =
+        merged.filament !== config.filament || merged.infillPercent !== config.infillPercent || merged.layerHeightMm !== config.layerHeightMm;
+      if (geometryChanged) {
+        const [figures] = await estimateFor(item, [settingsOf(merged)]);
+        const version = await designs.replaceConfigSettings(configId, {
+          ...merged,
+          estimate: { ...figures!, computedAt: new Date().toISOString() },
+          slicingStatus: 'unavailable',
+          slicingError: null,
+        });
+        await scheduleSlicing(configId, version);
+      } else {
+        await designs.updateConfig(configId, merged);
+      }
+      return configDto(actor, configId);
+    },
+
+    async deleteConfig(actor: Actor, configId: string): Promise<void> {
+      const { config } = await visibleConfig(actor, configId);
+      if ((await designs.countConfigs(config.designId)) <= 1) {
+        throw new AppError('conflict', 'A design keeps at least one print configuration');
+      }
+      await designs.deleteConfig(configId);
+    },
+
+    /** The spec's estimatePrintCostThreeJS: a quote for settings, without saving anything. */
+    async estimateCost(actor: Actor, input: EstimateCostInput): Promise<Quote> {
+      const parsed = estimateCostInputSchema.parse(input);
+      const designId = parsed.filePath.replace(/^designs\//, '');
+      const item = await visible(actor, designId);
+      const base = parsed.printConfigId ? item.configs.find((c) => c.id === parsed.printConfigId) : undefined;
+      if (parsed.printConfigId && !base) throw notFound('Print configuration');
+      const settings = {
+        filament: parsed.filamentType,
+        infillPercent: parsed.infillPercent ?? base?.infillPercent ?? DEFAULT_CONFIG.infillPercent,
+        layerHeightMm: parsed.layerHeightMm ?? base?.layerHeightMm ?? DEFAULT_CONFIG.layerHeightMm,
+      };
+      const [figures] = await estimateFor(item, [settingsOf(settings)]);
+      const parts = partShares(
+        { filament: settings.filament, isMultipart: parsed.isMultipartPrint, parts: base?.parts.map((p) => ({ filament: p.filament as typeof settings.filament })) ?? [] },
+        item.design.partVolumesMm3,
+      );
+      return priceQuote({
+        basis: 'estimate',
+        basisNote: 'Estimated from the model’s geometry',
+        grams: figures!.grams,
+        printSeconds: figures!.printSeconds,
+        parts,
+        addOns: addOnsOf(base?.addOns ?? {}),
+        table: await prices.get(),
+      });
+    },
+
+    /** The spec's createCostData: an admin fixes the cost data of a configuration. */
+    async setCostData(actor: Actor, input: CostDataInput): Promise<PrintConfig> {
+      if (!actor.isAdmin) throw new AppError('forbidden', 'Only admins may set cost data');
+      const { config } = await visibleConfig(actor, input.configId);
+      await designs.updateConfig(config.id, {
+        adminCost: {
+          grams: input.costData.grams,
+          printSeconds: input.costData.printSeconds,
+          costUsd: input.costData.costUsd ?? null,
+          note: input.costData.note ?? '',
+          setBy: actor.id,
+          computedAt: new Date().toISOString(),
+        },
+      });
+      await audit.record({
+        actorId: actor.id,
+        targetUserId: config.ownerId,
+        action: 'print-config.cost-data-set',
+        detail: { configId: config.id, ...input.costData },
+        requestId: actor.requestId,
+      });
+      return configDto(actor, config.id);
+    },
+
+    /**
+     * The spec's createPlaceholderCost3MF: an admin gives a 3MF configuration a provisional cost from
+     * its geometry estimate, marked as a placeholder, until exact figures are set.
+     */
+    async setPlaceholderCost3mf(actor: Actor, input: { filePath: string; printConfigId: string }): Promise<PrintConfig> {
+      if (!actor.isAdmin) throw new AppError('forbidden', 'Only admins may set placeholder costs');
+      const item = await visible(actor, input.filePath.replace(/^designs\//, ''));
+      if (item.design.format !== '3mf') throw new AppError('bad-request', 'Placeholder costs are for 3MF designs');
+      const config = item.configs.find((c) => c.id === input.printConfigId);
+      if (!config) throw notFound('Print configuration');
+      const [figures] = await estimateFor(item, [settingsOf(config)]);
+      await designs.updateConfig(config.id, {
+        adminCost: {
+          grams: figures!.grams,
+          printSeconds: figures!.printSeconds,
+          costUsd: null,
+          note: 'Placeholder cost from the geometry estimate, to be confirmed by the print farm',
+          setBy: actor.id,
+          computedAt: new Date().toISOString(),
+        },
+      });
+      await audit.record({ actorId: actor.id, targetUserId: config.ownerId, action: 'print-config.placeholder-cost-set', detail: { configId: config.id }, requestId: actor.requestId });
+      return configDto(actor, config.id);
+    },
+
+    countForOwner: designs.countForOwner,
+  };
+}
+
+export type DesignService = ReturnType<typeof createDesignService>;

@@ -1,0 +1,278 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+
+const MODELS = path.resolve(import.meta.dirname, '../../../../../../shared/models');
+const model = (name: string) => fs.readFileSync(path.join(MODELS, name));
+
+async function upload(client: SignedInClient, fileName: string, bytes: Uint8Array, query = '') {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), fileName);
+  const response = await fetch(new URL(`/api/designs${query}`, client.baseUrl), {
+    method: 'POST',
+    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** Every file under the storage root, so a test can prove nothing was left behind. */
+function storedFiles(t: TestApp): string[] {
+  const root = t.context.config.storageDir;
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
+}
+
+let t: TestApp;
+let seller: SignedInClient;
+let other: SignedInClient;
+let admin: SignedInClient;
+let cubeId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  seller = await t.signUp({ name: 'Cube Seller' });
+  other = await t.signUp({ name: 'Other Seller' });
+  admin = await t.signUp({ role: 'admin' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('uploading a model', () => {
+  it('stores, analyses and prices it at once', async () => {
+    const { status, body } = await upload(seller, 'ps-20mm_cube.obj', model('ps-20mm_cube.obj'));
+    expect(status).toBe(201);
+    cubeId = body.id;
+    expect(body).toMatchObject({ name: 'ps-20mm_cube', fileName: 'ps-20mm_cube.obj', format: 'obj', triangles: 12, ownerId: seller.userId });
+    expect(body.volumeMm3).toBeCloseTo(8000, 0);
+    expect(body.bboxMm).toEqual([20, 20, 20]);
+    expect(body.printConfigs).toHaveLength(1);
+    const quote = body.printConfigs[0].quote;
+    expect(quote.basis).toBe('estimate');
+    expect(quote.grams).toBeGreaterThan(2);
+    expect(quote.grams).toBeLessThan(9.92); // a sliced cube weighs less than the solid 8 cm³ of PLA
+    expect(quote.costUsd).toBeCloseTo(Math.round(quote.grams * 0.076 * 100) / 100, 1);
+    expect(quote.breakdown.reduce((s: number, l: { amountUsd: number }) => s + l.amountUsd, 0)).toBeCloseTo(quote.costUsd, 5);
+  });
+
+  it('serves the file back as an attachment, byte for byte, with its metadata', async () => {
+    const bytes = model('ps-20mm_cube.obj');
+    const response = await fetch(new URL(`/api/designs/${cubeId}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''ps-20mm_cube.obj");
+    expect(response.headers.get('content-type')).toBe('model/obj');
+    expect(response.headers.get('content-security-policy')).toBe('sandbox');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+    const metadata = (await seller.get(`/api/designs/${cubeId}/metadata`)).body;
+    expect(metadata).toMatchObject({ name: 'ps-20mm_cube.obj', size: bytes.length, contentType: 'model/obj', md5Hash: createHash('md5').update(bytes).digest('base64') });
+  });
+
+  it('renders a thumbnail and serves the viewer mesh', async () => {
+    const png = await fetch(new URL(`/api/designs/${cubeId}/thumbnail.png`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const pngBytes = Buffer.from(await png.arrayBuffer());
+    expect(pngBytes.subarray(1, 4).toString()).toBe('PNG');
+    const mesh = await fetch(new URL(`/api/designs/${cubeId}/viewer-mesh`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    const buffer = Buffer.from(await mesh.arrayBuffer());
+    const vertices = buffer.readUInt32LE(0);
+    const triangles = buffer.readUInt32LE(4);
+    expect(triangles).toBe(12);
+    expect(vertices).toBe(8);
+    expect(buffer.length).toBe(8 + vertices * 12 + triangles * 12);
+  });
+
+  it('names the problems of a broken mesh', async () => {
+    const { status, body } = await upload(seller, 'sphere_with_hole.stl', model('assimp-sphere_with_hole.stl'));
+    expect(status).toBe(201);
+    expect(body.problems.length).toBeGreaterThan(0);
+    expect(body.problems[0]).toEqual({ code: expect.any(String), severity: expect.any(String), message: expect.any(String), count: expect.any(Number) });
+    const areas = (await seller.get(`/api/designs/${body.id}/problem-areas`)).body.areas;
+    expect(areas.length).toBeGreaterThan(0);
+    expect(areas[0].triangles.length).toBeGreaterThan(0);
+  });
+});
+
+describe('refusing bad files, leaving nothing behind', () => {
+  const zipWith = (name: string, data: Buffer) => {
+    // A minimal zip (stored, no compression) by hand, enough for the archive checks.
+    const nameBytes = Buffer.from(name);
+    const crc = zlib.crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    const localPart = Buffer.concat([local, nameBytes, data]);
+    const centralPart = Buffer.concat([central, nameBytes]);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(centralPart.length, 12);
+    end.writeUInt32LE(localPart.length, 16);
+    return Buffer.concat([localPart, centralPart, end]);
+  };
+
+  const cases: Array<[string, string, Buffer, number[]]> = [
+    ['an HTML page renamed .stl', 'evil.stl', Buffer.from('<!doctype html><html><script>alert(1)</script></html>'), [415, 422]],
+    ['a Windows program renamed .obj', 'setup.obj', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]), [415, 422]],
+    ['an empty file', 'empty.stl', Buffer.alloc(0), [422]],
+    ['a zip that is not a 3MF', 'archive.3mf', zipWith('../../etc/passwd', Buffer.from('root:x:0:0')), [415, 422]],
+    ['a binary STL whose size does not match its triangle count', 'short.stl', Buffer.concat([Buffer.alloc(80), Buffer.from([10, 0, 0, 0]), Buffer.alloc(50)]), [415, 422]],
+  ];
+  for (const [label, fileName, bytes, statuses] of cases) {
+    it(`refuses ${label} with a readable reason`, async () => {
+      const before = storedFiles(t);
+      const { status, body } = await upload(seller, fileName, bytes);
+      expect(statuses).toContain(status);
+      expect(body.error).toContain(fileName);
+      expect(storedFiles(t)).toEqual(before);
+    });
+  }
+
+  it('never uses the uploaded name as a path', async () => {
+    const { status, body } = await upload(seller, '../../../etc/cube.obj', model('ps-20mm_cube.obj'));
+    expect(status).toBe(201);
+    expect(body.fileName).toBe('cube.obj');
+    expect(storedFiles(t).every((f) => /^(designs\/[0-9a-f-]{36}|thumbnails\/[0-9a-f-]{36}\.png)$/.test(f))).toBe(true);
+  });
+
+  it('refuses files over the upload limit with 413, leaving nothing', async () => {
+    const small = await startTestApp({ MAX_UPLOAD_MB: '1' });
+    try {
+      const user = await small.signUp();
+      const { status, body } = await upload(user, 'big.stl', model('i3-x-carriage.stl'));
+      expect(status).toBe(413);
+      expect(body.error).toEqual(expect.any(String));
+      expect(storedFiles(small)).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses uploads past the seller’s quota with 402, leaving nothing', async () => {
+    const tight = await startTestApp({ STORAGE_QUOTA_MB: '1' });
+    try {
+      const user = await tight.signUp();
+      const big = await upload(user, 'body.stl', model('i3-extruder-body.stl'));
+      expect(big.status).toBe(402);
+      expect(storedFiles(tight)).toEqual([]);
+      expect((await upload(user, 'cube.obj', model('ps-20mm_cube.obj'))).status).toBe(201);
+    } finally {
+      await tight.close();
+    }
+  });
+});
+
+describe('who sees what', () => {
+  it('keeps a seller’s designs from other sellers', async () => {
+    const mine = (await seller.get('/api/designs')).body;
+    expect(mine.designs.map((d: { id: string }) => d.id)).toContain(cubeId);
+    expect(mine.storage.usedBytes).toBeGreaterThan(0);
+    const theirs = (await other.get('/api/designs')).body;
+    expect(theirs.designs).toEqual([]);
+    for (const path of [`/api/designs/${cubeId}`, `/api/designs/${cubeId}/file`, `/api/designs/${cubeId}/thumbnail.png`, `/api/designs/${cubeId}/viewer-mesh`, `/api/designs/${cubeId}/metadata`]) {
+      expect((await other.get(path)).status, path).toBe(404);
+    }
+    expect((await other.patch(`/api/designs/${cubeId}`, { name: 'stolen' })).status).toBe(404);
+    expect((await other.delete(`/api/designs/${cubeId}`)).status).toBe(404);
+    expect((await other.post('/api/estimate-print-cost', { filePath: cubeId })).status).toBe(404);
+    expect((await other.get(`/api/designs?targetUserId=${seller.userId}`)).status).toBe(403);
+    expect((await other.get('/api/admin/designs')).status).toBe(403);
+  });
+
+  it('lets admins see every seller’s designs and act for a seller, audited', async () => {
+    const all = (await admin.get('/api/admin/designs')).body;
+    const cube = all.designs.find((d: { id: string }) => d.id === cubeId);
+    expect(cube.ownerEmail).toBe(seller.email);
+    expect((await admin.get(`/api/designs/${cubeId}`)).status).toBe(200);
+
+    const forSeller = await upload(admin, 'plug.stl', model('i3-plug-aligner.stl'), `?targetUserId=${other.userId}`);
+    expect(forSeller.status).toBe(201);
+    expect(forSeller.body.ownerId).toBe(other.userId);
+    const audit = (await admin.get('/api/admin/audit')).body.entries;
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'design.uploaded-for-user', actorId: admin.userId, targetUserId: other.userId }));
+    expect((await upload(other, 'plug.stl', model('i3-plug-aligner.stl'), `?targetUserId=${seller.userId}`)).status).toBe(403);
+  });
+});
+
+describe('print configurations and quotes', () => {
+  it('prices each configuration, and a pricier filament costs more', async () => {
+    const nylon = await seller.post(`/api/designs/${cubeId}/print-configs`, { name: 'Nylon', filament: 'Nylon' });
+    expect(nylon.status).toBe(201);
+    const pla = (await seller.get(`/api/designs/${cubeId}`)).body.printConfigs[0];
+    expect(nylon.body.quote.costUsd).toBeGreaterThan(pla.quote.costUsd);
+
+    const denser = await seller.patch(`/api/print-configs/${nylon.body.id}`, { infillPercent: 60 });
+    expect(denser.status).toBe(200);
+    expect(denser.body).toMatchObject({ filament: 'Nylon', name: 'Nylon', infillPercent: 60 });
+    expect(denser.body.quote.grams).toBeGreaterThan(nylon.body.quote.grams);
+
+    const withAddOns = await seller.patch(`/api/print-configs/${nylon.body.id}`, { addOns: { magnets: 2, threadedInserts: 0, gluing: 0, mechanicalFasteners: 0, electronics: 0, customPackaging: 1, multipartAssembly: 0 } });
+    expect(withAddOns.body).toMatchObject({ filament: 'Nylon', infillPercent: 60 });
+    expect(withAddOns.body.quote.costUsd).toBeCloseTo(denser.body.quote.costUsd + 2 * 0.35 + 1.5, 2);
+
+    expect((await other.patch(`/api/print-configs/${nylon.body.id}`, { infillPercent: 5 })).status).toBe(404);
+    expect((await seller.delete(`/api/print-configs/${nylon.body.id}`)).status).toBe(204);
+    expect((await seller.delete(`/api/print-configs/${pla.id}`)).status).toBe(409);
+  });
+
+  it('answers what-if quotes (estimatePrintCostThreeJS) without saving', async () => {
+    const pla = await seller.post('/api/estimate-print-cost', { filePath: cubeId });
+    const tpu = await seller.post('/api/estimate-print-cost', { filePath: cubeId, filamentType: 'TPU', infillPercent: 40 });
+    expect(pla.status).toBe(200);
+    expect(pla.body.basis).toBe('estimate');
+    expect(tpu.body.costUsd).toBeGreaterThan(pla.body.costUsd);
+    expect((await seller.post('/api/estimate-print-cost', { filePath: cubeId, filamentType: 'Wood' })).status).toBe(400);
+    expect((await seller.get(`/api/designs/${cubeId}`)).body.printConfigs).toHaveLength(1);
+  });
+
+  it('lets an admin set exact cost data, which the seller then sees', async () => {
+    const config = (await seller.get(`/api/designs/${cubeId}`)).body.printConfigs[0];
+    expect((await seller.post('/api/admin/cost-data', { configId: config.id, costData: { grams: 1, printSeconds: 1 } })).status).toBe(403);
+    const set = await admin.post('/api/admin/cost-data', { configId: config.id, costData: { grams: 4.2, printSeconds: 1800, note: 'Weighed on the farm scale' } });
+    expect(set.status).toBe(200);
+    const seen = (await seller.get(`/api/designs/${cubeId}`)).body.printConfigs[0].quote;
+    expect(seen).toMatchObject({ basis: 'admin', grams: 4.2, printSeconds: 1800, basisNote: 'Weighed on the farm scale' });
+    expect(seen.costUsd).toBeCloseTo(4.2 * 0.076, 2);
+  });
+
+  it('uses the admin’s price table for every quote', async () => {
+    const table = (await admin.get('/api/admin/price-table')).body;
+    expect(table.filamentRateUsdPerGram.PLA).toBe(0.04);
+    expect((await seller.request('PUT', '/api/admin/price-table', table, {})).status).toBe(403);
+    const updated = await admin.request('PUT', '/api/admin/price-table', { ...table, minimumUsdPerPart: 5 }, {});
+    expect(updated.status).toBe(200);
+    const quote = await seller.post('/api/estimate-print-cost', { filePath: cubeId });
+    expect(quote.body.costUsd).toBe(5);
+    await admin.request('PUT', '/api/admin/price-table', table, {});
+    const audit = (await admin.get('/api/admin/audit')).body.entries;
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'price-table.updated', actorId: admin.userId }));
+  });
+});
+
+describe('deleting a design', () => {
+  it('removes the design, its configurations and its files', async () => {
+    const { body } = await upload(seller, 'to-delete.obj', model('ps-20mm_cube.obj'));
+    await fetch(new URL(`/api/designs/${body.id}/thumbnail.png`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(storedFiles(t).filter((f) => f.includes(body.id))).toHaveLength(2);
+    expect((await seller.delete(`/api/designs/${body.id}`)).status).toBe(204);
+    expect(storedFiles(t).filter((f) => f.includes(body.id))).toEqual([]);
+    expect((await seller.get(`/api/designs/${body.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,103 @@
+import { analyzeModel, estimatePrint, type ModelAnalysis } from '@layerline/mesh';
+import type { FilamentType } from '@layerline/contracts';
+import { renderThumbnail } from './thumbnail.ts';
+
+/**
+ * The CPU-heavy work on a model's bytes: analysis, estimates, the viewer mesh and the thumbnail.
+ * Pure functions of the bytes; model-worker.ts runs them off the main thread.
+ */
+export interface EstimateSettings {
+  readonly filament: FilamentType;
+  readonly infillPercent: number;
+  readonly layerHeightMm: number;
+}
+
+export interface AnalysisSummary {
+  format: 'stl' | 'obj' | '3mf';
+  triangles: number;
+  volumeMm3: number;
+  surfaceAreaMm2: number;
+  bboxMm: [number, number, number];
+  shells: number;
+  objectCount: number;
+  partVolumesMm3: number[];
+  fitsBuildVolume: boolean;
+  watertight: boolean;
+  problems: { code: string; severity: 'error' | 'warning' | 'info'; message: string; count: number; triangles: number[] }[];
+}
+
+export interface EstimateFigures {
+  grams: number;
+  printSeconds: number;
+}
+
+/** Problem triangles kept per problem for the viewer; enough to show where, small enough to store. */
+export const MAX_PROBLEM_TRIANGLES = 5000;
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+export function summarise(analysis: ModelAnalysis): AnalysisSummary {
+  const { positions, indices, parts } = analysis.mesh;
+  const partVolumesMm3: number[] = [];
+  for (let k = 0; k + 1 < parts.length; k++) partVolumesMm3.push(round(signedVolume(positions, indices, parts[k]!, parts[k + 1]!), 3));
+  return {
+    format: analysis.format.startsWith('stl') ? 'stl' : (analysis.format as 'obj' | '3mf'),
+    triangles: analysis.triangleCount,
+    volumeMm3: round(analysis.volumeMm3, 3),
+    surfaceAreaMm2: round(analysis.surfaceAreaMm2, 3),
+    bboxMm: analysis.bbox.size.map((v) => round(v, 3)) as [number, number, number],
+    shells: analysis.shells,
+    objectCount: analysis.objectCount,
+    partVolumesMm3: partVolumesMm3.length > 0 ? partVolumesMm3 : [round(analysis.volumeMm3, 3)],
+    fitsBuildVolume: analysis.printability.fitsBuildVolume,
+    watertight: analysis.printability.watertight,
+    problems: analysis.problems.map((problem) => ({
+      code: problem.code,
+      severity: problem.severity,
+      message: problem.message,
+      count: problem.count,
+      triangles: problem.triangles ? Array.from(problem.triangles.subarray(0, MAX_PROBLEM_TRIANGLES)) : [],
+    })),
+  };
+}
+
+/** Triangles [from, to) as a signed-tetrahedron sum: the volume of one printable object. */
+function signedVolume(p: Float32Array, idx: Uint32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let t = from; t < to; t++) {
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    sum +=
+      p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
+      p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
+      p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!);
+  }
+  return sum / 6;
+}
+
+export function estimate(analysis: ModelAnalysis, settings: EstimateSettings): EstimateFigures {
+  const result = estimatePrint(analysis, {
+    filament: settings.filament,
+    infillPercent: settings.infillPercent,
+    layerHeightMm: settings.layerHeightMm,
+  });
+  return { grams: round(result.grams, 3), printSeconds: Math.round(result.printSeconds) };
+}
+
+/** The viewer's binary mesh: u32 vertex count, u32 triangle count, f32 positions, u32 indices (LE). */
+export function encodeViewerMesh(analysis: ModelAnalysis): Buffer {
+  const { positions, indices } = analysis.mesh;
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(positions.length / 3, 0);
+  header.writeUInt32LE(indices.length / 3, 4);
+  return Buffer.concat([
+    header,
+    Buffer.from(positions.buffer, positions.byteOffset, positions.byteLength),
+    Buffer.from(indices.buffer, indices.byteOffset, indices.byteLength),
+  ]);
+}
+
+export function thumbnailOf(analysis: ModelAnalysis): Buffer {
+  return renderThumbnail(analysis.mesh.positions, analysis.mesh.indices, 256);
+}
+
+export { analyzeModel };
