@@ -1,0 +1,78 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AdminUser,
+  AdminUserFlags,
+  AuditEntry,
+  ContactMessageRecord,
+  PageViewStats,
+} from '@layerline/contracts';
+import { apiFetch } from './client.ts';
+import { queryKeys } from './query-keys.ts';
+
+export function useAdminUsers(search: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: queryKeys.adminUsers(search, page, limit),
+    queryFn: () => {
+      const query = new URLSearchParams({ search, page: String(page), limit: String(limit) });
+      return apiFetch<{ users: AdminUser[]; total: number }>(`/api/admin/users?${query}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+type AdminUserList = { users: AdminUser[]; total: number };
+
+function withFlags(user: AdminUser, flags: AdminUserFlags): AdminUser {
+  const { isAdmin, ...others } = flags;
+  return { ...user, ...others, ...(isAdmin === undefined ? {} : { role: isAdmin ? 'admin' : 'seller' }) };
+}
+
+/**
+ * PATCH a user's flags. The switch flips at once (optimistic update) and flips back if the
+ * server refuses; the lists and the audit log are re-read either way.
+ */
+export function useUpdateUserFlags() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, flags }: { userId: string; flags: AdminUserFlags }) =>
+      apiFetch<AdminUser>(`/api/admin/users/${encodeURIComponent(userId)}`, { method: 'PATCH', json: flags }),
+    onMutate: async ({ userId, flags }) => {
+      await queryClient.cancelQueries({ queryKey: queryKeys.adminUsersAll });
+      const previous = queryClient.getQueriesData<AdminUserList>({ queryKey: queryKeys.adminUsersAll });
+      queryClient.setQueriesData<AdminUserList>({ queryKey: queryKeys.adminUsersAll }, (list) =>
+        list
+          ? { ...list, users: list.users.map((user) => (user.id === userId ? withFlags(user, flags) : user)) }
+          : list,
+      );
+      return { previous };
+    },
+    onError: (_error, _input, context) => {
+      for (const [key, list] of context?.previous ?? []) queryClient.setQueryData(key, list);
+    },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminUsersAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
+    },
+  });
+}
+
+export function useAuditLog(limit: number) {
+  return useQuery({
+    queryKey: queryKeys.adminAudit(limit),
+    queryFn: () => apiFetch<{ entries: AuditEntry[] }>(`/api/admin/audit?limit=${limit}`),
+  });
+}
+
+export function useContactMessages() {
+  return useQuery({
+    queryKey: queryKeys.adminContactMessages,
+    queryFn: () => apiFetch<{ messages: ContactMessageRecord[] }>('/api/admin/contact-messages'),
+  });
+}
+
+export function usePageViewStats(days: number) {
+  return useQuery({
+    queryKey: queryKeys.adminPageViews(days),
+    queryFn: () => apiFetch<PageViewStats>(`/api/admin/analytics/page-views?days=${days}`),
+  });
+}

@@ -1,0 +1,14 @@
+/** Every TanStack Query key of the web app, in one place so invalidation cannot miss a spelling. */
+export const queryKeys = {
+  me: ['me'] as const,
+  isAdmin: (userId: string) => ['check-user', userId] as const,
+  config: ['config'] as const,
+  dashboard: ['dashboard'] as const,
+  adminUsers: (search: string, page: number, limit: number) =>
+    ['admin', 'users', { search, page, limit }] as const,
+  adminUsersAll: ['admin', 'users'] as const,
+  adminAudit: (limit: number) => ['admin', 'audit', limit] as const,
+  adminAuditAll: ['admin', 'audit'] as const,
+  adminContactMessages: ['admin', 'contact-messages'] as const,
+  adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
+};

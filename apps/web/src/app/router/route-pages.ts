@@ -1,0 +1,56 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { AppPath } from '@layerline/contracts';
+
+/**
+ * The page component of every path of the route table. `satisfies Record<AppPath, …>` makes
+ * the compiler reject a route without a page. Pages load lazily so each visitor downloads only
+ * the part of the app they use.
+ */
+const MyDesignsPage = lazy(() => import('../../routes/app/my-designs/MyDesignsPage.tsx'));
+
+export const ROUTE_PAGES = {
+  '/': lazy(() => import('../../routes/public/landing/LandingPage.tsx')),
+  '/how-it-works': lazy(() => import('../../routes/public/how-it-works/HowItWorksPage.tsx')),
+  '/our-story': lazy(() => import('../../routes/public/our-story/OurStoryPage.tsx')),
+  '/pricing': lazy(() => import('../../routes/public/pricing/PricingPage.tsx')),
+  '/contact-us': lazy(() => import('../../routes/public/contact-us/ContactUsPage.tsx')),
+  '/privacy-policy': lazy(() => import('../../routes/public/privacy-policy/PrivacyPolicyPage.tsx')),
+  '/3d-design-handling-policy': lazy(
+    () => import('../../routes/public/design-handling-policy/DesignHandlingPolicyPage.tsx'),
+  ),
+  '/under-construction': lazy(
+    () => import('../../routes/public/under-construction/UnderConstructionPage.tsx'),
+  ),
+  '/shippo-oauth-redirect': lazy(
+    () => import('../../routes/public/shippo-oauth-redirect/ShippoOAuthRedirectPage.tsx'),
+  ),
+
+  '/login': lazy(() => import('../../routes/auth/login/LoginPage.tsx')),
+  '/register': lazy(() => import('../../routes/auth/register/RegisterPage.tsx')),
+  '/get-started': lazy(() => import('../../routes/auth/get-started/GetStartedPage.tsx')),
+
+  '/dashboard': lazy(() => import('../../routes/app/dashboard/DashboardPage.tsx')),
+  '/create-product': lazy(() => import('../../routes/app/create-product/CreateProductPage.tsx')),
+  '/my-designs': MyDesignsPage,
+  // §2: print configurations are the same page as my designs.
+  '/print-configurations': MyDesignsPage,
+  '/upload-design': lazy(() => import('../../routes/app/upload-design/UploadDesignPage.tsx')),
+  '/submit-order': lazy(() => import('../../routes/app/submit-order/SubmitOrderPage.tsx')),
+  '/account-settings': lazy(() => import('../../routes/app/account-settings/AccountSettingsPage.tsx')),
+  '/products': lazy(() => import('../../routes/app/products/ProductsPage.tsx')),
+  '/fulfillment-history': lazy(
+    () => import('../../routes/app/fulfillment-history/FulfillmentHistoryPage.tsx'),
+  ),
+  '/welcome': lazy(() => import('../../routes/app/welcome/WelcomePage.tsx')),
+  '/connect-store': lazy(() => import('../../routes/app/connect-store/ConnectStorePage.tsx')),
+  '/link-listings': lazy(() => import('../../routes/app/link-listings/LinkListingsPage.tsx')),
+  '/affiliate-links': lazy(() => import('../../routes/app/affiliate-links/AffiliateLinksPage.tsx')),
+
+  '/admin': lazy(() => import('../../routes/admin/overview/AdminPage.tsx')),
+  '/admin-print-configs': lazy(() => import('../../routes/admin/design-files/AdminDesignFilesPage.tsx')),
+  '/shipping-profiles': lazy(() => import('../../routes/admin/shipping-profiles/ShippingProfilesPage.tsx')),
+  '/admin-fulfillment-history': lazy(
+    () => import('../../routes/admin/fulfillment-history/AdminFulfillmentHistoryPage.tsx'),
+  ),
+  '/affiliates': lazy(() => import('../../routes/admin/affiliates/AffiliatesPage.tsx')),
+} satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

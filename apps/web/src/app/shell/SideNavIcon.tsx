@@ -1,0 +1,33 @@
+import AddBoxOutlinedIcon from '@mui/icons-material/AddBoxOutlined';
+import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
+import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
+import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
+import HandshakeOutlinedIcon from '@mui/icons-material/HandshakeOutlined';
+import HistoryIcon from '@mui/icons-material/History';
+import LinkIcon from '@mui/icons-material/Link';
+import LocalShippingOutlinedIcon from '@mui/icons-material/LocalShippingOutlined';
+import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
+import ShoppingCartCheckoutIcon from '@mui/icons-material/ShoppingCartCheckout';
+import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
+import ViewInArOutlinedIcon from '@mui/icons-material/ViewInArOutlined';
+import type { SideNavIcon as SideNavIconName } from './navigation.ts';
+
+const ICONS = {
+  dashboard: DashboardOutlinedIcon,
+  create: AddBoxOutlinedIcon,
+  designs: ViewInArOutlinedIcon,
+  products: CategoryOutlinedIcon,
+  order: ShoppingCartCheckoutIcon,
+  history: HistoryIcon,
+  settings: SettingsOutlinedIcon,
+  store: StorefrontOutlinedIcon,
+  link: LinkIcon,
+  affiliate: HandshakeOutlinedIcon,
+  admin: AdminPanelSettingsOutlinedIcon,
+  shipping: LocalShippingOutlinedIcon,
+} satisfies Record<SideNavIconName, unknown>;
+
+export function SideNavIcon({ name }: { name: SideNavIconName }) {
+  const Icon = ICONS[name];
+  return <Icon fontSize="small" />;
+}

@@ -1,0 +1,81 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { TOUR_STEPS, UI_TIMING } from '@layerline/contracts';
+import { useAuth } from '../auth/AuthProvider.tsx';
+import { TourDialog } from './TourDialog.tsx';
+
+/** The guided tour (§2, §4): open/closed, step 0–6, auto-advance on/off. */
+export interface TourApi {
+  open: boolean;
+  step: number;
+  autoAdvance: boolean;
+  start(): void;
+  next(): void;
+  previous(): void;
+  /** Finish or close: both end the tour and reset it to step 0. */
+  close(): void;
+  setAutoAdvance(on: boolean): void;
+}
+
+const TourContext = createContext<TourApi | null>(null);
+const LAST_STEP = TOUR_STEPS.length - 1;
+
+export function TourProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  // The tour belongs to the user who opened it: signing out (or in as someone else) ends it.
+  const [openFor, setOpenFor] = useState<string | null>(null);
+  const open = openFor !== null && openFor === user?.id;
+  const [step, setStep] = useState(0);
+  const [autoAdvance, setAutoAdvance] = useState(false);
+
+  const goTo = useCallback(
+    (index: number) => {
+      const target = TOUR_STEPS[index];
+      if (!target) return;
+      setStep(index);
+      void navigate(target.path);
+    },
+    [navigate],
+  );
+
+  const userId = user?.id ?? null;
+  const start = useCallback(() => {
+    setOpenFor(userId);
+    goTo(0);
+  }, [goTo, userId]);
+
+  const close = useCallback(() => {
+    setOpenFor(null);
+    setStep(0);
+    setAutoAdvance(false);
+  }, []);
+
+  const next = useCallback(() => goTo(Math.min(step + 1, LAST_STEP)), [goTo, step]);
+  const previous = useCallback(() => goTo(Math.max(step - 1, 0)), [goTo, step]);
+
+  // Auto-advance moves on every few seconds and stops on the last step, leaving Finish to the user.
+  useEffect(() => {
+    if (!open || !autoAdvance || step >= LAST_STEP) return;
+    const timer = window.setTimeout(() => goTo(step + 1), UI_TIMING.tourAutoAdvanceMs);
+    return () => window.clearTimeout(timer);
+  }, [open, autoAdvance, step, goTo]);
+
+  const api = useMemo<TourApi>(
+    () => ({ open, step, autoAdvance, start, next, previous, close, setAutoAdvance }),
+    [open, step, autoAdvance, start, next, previous, close],
+  );
+
+  return (
+    <TourContext value={api}>
+      {children}
+      <TourDialog />
+    </TourContext>
+  );
+}
+
+export function useTour(): TourApi {
+  const context = useContext(TourContext);
+  if (!context) throw new Error('useTour must be used within a TourProvider');
+  return context;
+}

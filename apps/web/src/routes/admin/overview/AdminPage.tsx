@@ -1,0 +1,23 @@
+import Box from '@mui/material/Box';
+import { PageHeading } from '../../../components/PageHeading.tsx';
+import { AuditLogPanel } from './AuditLogPanel.tsx';
+import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
+import { PageViewsPanel } from './PageViewsPanel.tsx';
+import { UsersPanel } from './UsersPanel.tsx';
+
+/** The admin overview: traffic, accounts and their flags, what changed, and what people wrote. */
+export default function AdminPage() {
+  return (
+    <Box>
+      <PageHeading title="Admin" subtitle="Accounts, traffic and messages of this Layerline installation." />
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+        <PageViewsPanel />
+        <UsersPanel />
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, gap: 3 }}>
+          <AuditLogPanel />
+          <ContactMessagesPanel />
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Switch from '@mui/material/Switch';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import SearchIcon from '@mui/icons-material/Search';
+import type { AdminUser, AdminUserFlags } from '@layerline/contracts';
+import { useAdminUsers, useUpdateUserFlags } from '../../../api/admin.ts';
+import { useAuth } from '../../../app/auth/AuthProvider.tsx';
+import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { AdminPanel } from './AdminPanel.tsx';
+import { formatDate } from './format-date.ts';
+import { useDebouncedValue } from './use-debounced-value.ts';
+
+const PAGE_SIZE = 20;
+
+type Flag = keyof AdminUserFlags;
+
+const FLAG_LABELS: Record<Flag, string> = {
+  isBetaTester: 'Beta tester',
+  isInternal: 'Internal',
+  isAdmin: 'Admin',
+};
+
+function flagValue(user: AdminUser, flag: Flag): boolean {
+  return flag === 'isAdmin' ? user.role === 'admin' : user[flag];
+}
+
+export function UsersPanel() {
+  const { user: me } = useAuth();
+  const { showToast } = useToast();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(0);
+  const debouncedSearch = useDebouncedValue(search.trim(), 300);
+  const users = useAdminUsers(debouncedSearch, page + 1, PAGE_SIZE);
+  const updateFlags = useUpdateUserFlags();
+  const [pendingAdminChange, setPendingAdminChange] = useState<{ user: AdminUser; value: boolean } | null>(
+    null,
+  );
+
+  function applyFlag(user: AdminUser, flag: Flag, value: boolean) {
+    updateFlags.mutate(
+      { userId: user.id, flags: { [flag]: value } },
+      {
+        onSuccess: () =>
+          showToast(`${FLAG_LABELS[flag]} ${value ? 'granted to' : 'removed from'} ${user.email}`),
+        onError: (error) => showToast(error.message, 'error'),
+        onSettled: () => setPendingAdminChange(null),
+      },
+    );
+  }
+
+  function toggle(user: AdminUser, flag: Flag, value: boolean) {
+    // Admin rights are powerful; granting or removing them is confirmed first.
+    if (flag === 'isAdmin') setPendingAdminChange({ user, value });
+    else applyFlag(user, flag, value);
+  }
+
+  return (
+    <AdminPanel
+      title="Users"
+      subtitle={
+        users.data
+          ? `${users.data.total} account${users.data.total === 1 ? '' : 's'}`
+          : 'Everyone with an account'
+      }
+      testId="admin-users"
+      action={
+        <TextField
+          size="small"
+          placeholder="Search name, email or business"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(0);
+          }}
+          sx={{ width: { xs: '100%', sm: 320 } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search users' },
+          }}
+        />
+      }
+    >
+      {users.isError ? <Alert severity="error">{users.error.message}</Alert> : null}
+      <Box sx={{ height: 4 }}>{users.isFetching ? <LinearProgress /> : null}</Box>
+      <TableContainer sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label="Users">
+          <TableHead>
+            <TableRow>
+              <TableCell>User</TableCell>
+              <TableCell>Business</TableCell>
+              <TableCell>Joined</TableCell>
+              {Object.values(FLAG_LABELS).map((label) => (
+                <TableCell key={label} align="center">
+                  {label}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {users.data?.users.map((user) => (
+              <TableRow key={user.id} hover data-testid="admin-user-row" data-email={user.email}>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                    {user.name || '—'}
+                    {user.id === me?.id ? <Chip label="You" size="small" sx={{ ml: 1 }} /> : null}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {user.email}
+                  </Typography>
+                </TableCell>
+                <TableCell>{user.businessName || '—'}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(user.createdAt)}</TableCell>
+                {(Object.keys(FLAG_LABELS) as Flag[]).map((flag) => (
+                  <TableCell key={flag} align="center">
+                    <Switch
+                      checked={flagValue(user, flag)}
+                      onChange={(event) => toggle(user, flag, event.target.checked)}
+                      disabled={updateFlags.isPending}
+                      slotProps={{ input: { 'aria-label': `${FLAG_LABELS[flag]}: ${user.email}` } }}
+                    />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+            {users.data && users.data.users.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                  No user matches “{debouncedSearch}”.
+                </TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={users.data?.total ?? 0}
+        page={page}
+        onPageChange={(_event, next) => setPage(next)}
+        rowsPerPage={PAGE_SIZE}
+        rowsPerPageOptions={[PAGE_SIZE]}
+      />
+      <ConfirmDialog
+        open={pendingAdminChange !== null}
+        title={pendingAdminChange?.value ? 'Make this user an admin?' : 'Remove admin rights?'}
+        confirmLabel={pendingAdminChange?.value ? 'Make admin' : 'Remove admin'}
+        busy={updateFlags.isPending}
+        onCancel={() => setPendingAdminChange(null)}
+        onConfirm={() => {
+          if (pendingAdminChange) applyFlag(pendingAdminChange.user, 'isAdmin', pendingAdminChange.value);
+        }}
+      >
+        {pendingAdminChange?.value
+          ? `${pendingAdminChange.user.email} will see every user, order and message, and can change other accounts.`
+          : `${pendingAdminChange?.user.email ?? 'This user'} will lose access to the admin pages.`}
+      </ConfirmDialog>
+    </AdminPanel>
+  );
+}

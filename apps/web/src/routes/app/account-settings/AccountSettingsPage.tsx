@@ -1,0 +1,27 @@
+import Box from '@mui/material/Box';
+import { useAuth } from '../../../app/auth/AuthProvider.tsx';
+import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
+import { EmailSection } from './EmailSection.tsx';
+import { PasswordSection } from './PasswordSection.tsx';
+import { ProfileSection } from './ProfileSection.tsx';
+import { ReturnAddressSection } from './ReturnAddressSection.tsx';
+
+export default function AccountSettingsPage() {
+  const { user } = useAuth();
+  if (!user) return <LoadingSpinner label="Loading your account" />;
+  return (
+    <Box sx={{ maxWidth: 880 }}>
+      <PageHeading
+        title="Account Settings"
+        subtitle="Your details, how you log in, and where parcels ship from."
+      />
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+        <ProfileSection me={user} />
+        <ReturnAddressSection me={user} />
+        <EmailSection me={user} />
+        <PasswordSection />
+      </Box>
+    </Box>
+  );
+}
