@@ -14,6 +14,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   readonly db: Database;
   readonly kind: 'pglite' | 'postgres';
+  /** What the job queue connects through: the same embedded database, or the same server. */
+  readonly jobBackend: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; connectionString: string };
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     return {
       db: db as unknown as Database,
       kind: 'pglite',
+      jobBackend: { kind: 'pglite', client },
       async close() {
         await client.close();
         unlock();
@@ -77,6 +80,7 @@ async function openPostgres(url: string, logger: Logger): Promise<DatabaseHandle
   return {
     db: db as unknown as Database,
     kind: 'postgres',
+    jobBackend: { kind: 'postgres', connectionString: url },
     close: () => pool.end(),
   };
 }
