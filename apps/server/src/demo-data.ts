@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { AppContext } from './app-context.ts';
+import { demoVaseStl } from './demo-model.ts';
 
 /** Demo accounts for a local install. Never created in production (see config.seedDemoData). */
 export const DEMO_ACCOUNTS = {
@@ -15,5 +17,13 @@ export async function seedDemoData(context: AppContext): Promise<void> {
   }
   await context.accounts.grantConfiguredAdmins([DEMO_ACCOUNTS.admin.email]);
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
-  if (sellerId) await context.users.setFlags(sellerId, { isBetaTester: true });
+  if (!sellerId) return;
+  await context.users.setFlags(sellerId, { isBetaTester: true });
+  if ((await context.designs.countForOwner(sellerId)) === 0) {
+    await context.designs.upload({ id: sellerId, isAdmin: false, requestId: 'demo-data' }, sellerId, {
+      fileName: 'twisted-vase.stl',
+      name: 'Twisted vase (demo)',
+      stream: Readable.from([demoVaseStl()]),
+    });
+  }
 }
