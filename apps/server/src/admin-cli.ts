@@ -1,7 +1,6 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { createAppContext } from './app-context.ts';
+import { bootstrap } from './bootstrap.ts';
 
 /**
  * Operator commands that need no running server: `npm run admin -- grant-admin EMAIL`.
@@ -16,9 +15,9 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, pino({ level: 'error' }));
+  const running = await bootstrap(config, pino({ level: 'error' }), { workJobs: false });
   try {
-    const context = createAppContext(config, database.db);
+    const { context } = running;
     if (!(await context.users.findIdByEmail(email))) {
       console.error(`No account with the email ${email}. Sign up first, then run this again.`);
       return 1;
@@ -27,7 +26,7 @@ async function run(argv: string[]): Promise<number> {
     console.log(changed > 0 ? `${email} is now an admin.` : `${email} was already an admin.`);
     return 0;
   } finally {
-    await database.close();
+    await running.close();
   }
 }
 

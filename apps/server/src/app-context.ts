@@ -12,15 +12,15 @@ import { createDashboardService } from './modules/dashboard/dashboard-service.ts
 import { createContactRepository } from './modules/site/contact-repository.ts';
 import { createDesignRepository } from './modules/designs/design-repository.ts';
 import { createDesignService, type SlicingScheduler } from './modules/designs/design-service.ts';
+import type { FileStorage } from './modules/designs/file-storage.ts';
 import { createModelWorker } from './modules/designs/model-worker.ts';
 import { createPriceTableRepository } from './modules/quotes/price-table-repository.ts';
-import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
  * and the tests all start from here, so they run the same code.
  */
-export function createAppContext(config: Config, db: Database) {
+export function createAppContext(config: Config, db: Database, runtime: { slicing: SlicingScheduler; storage: FileStorage }) {
   const users = createUserRepository(db);
   const audit = createAuditRepository(db);
   const accounts = createAccountService({
@@ -31,18 +31,17 @@ export function createAppContext(config: Config, db: Database) {
       return hash !== undefined && (await verifyPassword({ hash, password }));
     },
   });
-  const storage = createLocalDiskStorage(config.storageDir);
+  const { storage } = runtime;
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
   const modelWorker = createModelWorker();
-  const slicing: SlicingScheduler = { available: false, schedule: async () => undefined };
   const designs = createDesignService({
     designs: designRepository,
     storage,
     worker: modelWorker,
     prices,
     audit,
-    slicing,
+    slicing: runtime.slicing,
     limits: { maxUploadBytes: config.maxUploadBytes, quotaBytes: config.storageQuotaBytes },
   });
   const publicConfig: PublicConfig = {

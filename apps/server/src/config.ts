@@ -44,6 +44,16 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(5120),
+  SLICING: z.enum(['auto', 'off']).default('auto'),
+  PRUSA_SLICER_PATH: z.string().min(1).optional(),
+  RUN_JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  S3_PREFIX: z.string().optional(),
 });
 
 export interface Config {
@@ -70,6 +80,15 @@ export interface Config {
   readonly maxUploadBytes: number;
   /** Per-seller storage quota; an upload past it is refused with 402. */
   readonly storageQuotaBytes: number;
+  /** auto: slice with PrusaSlicer when it is installed; off: geometry estimates only. */
+  readonly slicing: 'auto' | 'off';
+  readonly prusaSlicerPath: string | undefined;
+  /** Whether the web process also works the job queue (otherwise run `npm run worker`). */
+  readonly runJobsInProcess: boolean;
+  /** S3-compatible file storage; when absent, files live on local disk under storageDir. */
+  readonly s3:
+    | { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; prefix: string | undefined }
+    | undefined;
 }
 
 /** A fixed development secret keeps sessions across restarts locally; production must bring its own. */
@@ -91,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.PUBLIC_URL) {
     throw new ConfigError('Invalid configuration:\n  PUBLIC_URL: required in production (e.g. https://print.example.com)');
   }
+  if (e.S3_BUCKET && !(e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: also set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+  }
   return {
     mode: e.NODE_ENV,
     host: e.HOST,
@@ -111,5 +133,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
+    slicing: e.SLICING,
+    prusaSlicerPath: e.PRUSA_SLICER_PATH,
+    runJobsInProcess: e.RUN_JOBS_IN_PROCESS === 'true',
+    s3:
+      e.S3_BUCKET && e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            prefix: e.S3_PREFIX,
+          }
+        : undefined,
   };
 }

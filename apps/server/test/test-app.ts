@@ -4,8 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { createAppContext, type AppContext } from '../src/app-context.ts';
+import type { AppContext } from '../src/app-context.ts';
+import { bootstrap, type Running } from '../src/bootstrap.ts';
 import { buildHttpServer, type RateLimits } from '../src/http/app.ts';
 
 /**
@@ -18,6 +18,7 @@ export interface TestApp {
   readonly context: AppContext;
   readonly app: FastifyInstance;
   readonly databaseKind: 'pglite' | 'postgres';
+  readonly running: Running;
   /** A client with its own cookie jar, as one browser would be. */
   client(): TestClient;
   /** Signs up a new account and returns a client signed in as it. */
@@ -59,13 +60,15 @@ export async function startTestApp(
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // Exact slicing costs seconds of CPU per upload; the suites that test it turn it on.
+    SLICING: 'off',
     WEB_DIST_DIR: path.resolve(import.meta.dirname, '../../web/dist'),
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
   const silent = { error: () => undefined };
-  const database: DatabaseHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir }, silent);
-  const context = createAppContext(config, database.db);
+  const running: Running = await bootstrap(config, silent, { workJobs: true });
+  const { context } = running;
   const app = await buildHttpServer(context, { rateLimits });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -76,7 +79,8 @@ export async function startTestApp(
     baseUrl,
     context,
     app,
-    databaseKind: database.kind,
+    databaseKind: running.databaseKind,
+    running,
     client: () => new TestClient(baseUrl),
     async signUp(options = {}) {
       const email = options.email ?? uniqueEmail(options.role ?? 'seller');
@@ -96,7 +100,7 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
-      await database.close();
+      await running.close();
       await postgres?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -42,16 +42,17 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
     const existing = new Set((await boss.getQueues()).map((q) => q.name));
     if (!existing.has(QUEUES.deadLetter)) await boss.createQueue(QUEUES.deadLetter);
     for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
-      if (!existing.has(name)) {
-        await boss.createQueue(name, { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter });
-      }
+      // notify: workers wake on LISTEN/NOTIFY instead of waiting for their next poll.
+      const settings = { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter, notify: true };
+      if (existing.has(name)) await boss.updateQueue(name, settings);
+      else await boss.createQueue(name, settings);
     }
   });
 
   return {
     send: (queue, data, options = {}) => boss.send(queue, data, options),
     async work(queue, handler) {
-      await boss.work(queue, { batchSize: 1 }, async (jobs: Job<never>[]) => {
+      await boss.work(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs: Job<never>[]) => {
         for (const job of jobs) await handler(job.data, job);
       });
     },

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { isMeshError, type MeshError } from '@layerline/mesh';
 import {
+  FILAMENT_DENSITY_G_PER_CM3,
   estimateCostInputSchema,
   printConfigInputSchema,
   type CostDataInput,
@@ -24,6 +27,7 @@ import type { DesignRepository, DesignWithConfigs, PrintConfigRow } from './desi
 import { FileTooLargeError, type FileStorage } from './file-storage.ts';
 import type { ModelWorker } from './model-worker.ts';
 import type { EstimateSettings } from './model-work.ts';
+import { SlicingRefusedError, type Slicer } from './slicer.ts';
 
 /** Who acts: the signed-in user, and whether they are an admin (admins see every seller's designs). */
 export interface Actor {
@@ -418,6 +422,50 @@ export function createDesignService(deps: DesignServiceDeps) {
     },
 
     countForOwner: designs.countForOwner,
+
+    /**
+     * The slicing job: slices one configuration as it was at `settingsVersion` and stores the exact
+     * figures and G-code. Idempotent: a stale or finished job changes nothing, and a result for
+     * settings that changed meanwhile is thrown away.
+     */
+    async runSlicing(slicer: Slicer, configId: string, settingsVersion: number): Promise<void> {
+      const config = await designs.findConfig(configId);
+      if (!config || config.settingsVersion !== settingsVersion || config.sliced) return;
+      const item = await designs.find(config.designId);
+      if (!item) return;
+      await designs.recordSlicing(configId, settingsVersion, { status: 'running', error: null });
+      const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
+      const modelPath = path.join(scratch, `model.${item.design.format}`);
+      let gcodePath: string | undefined;
+      try {
+        await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
+        const filament = config.filament as EstimateSettings['filament'];
+        const result = await slicer.slice({
+          modelPath,
+          format: item.design.format as 'stl' | 'obj' | '3mf',
+          settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
+        });
+        gcodePath = result.gcodePath;
+        const gcodeKey = `gcode/${configId}-v${settingsVersion}.gcode`;
+        await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
+        const stored = await designs.recordSlicing(configId, settingsVersion, {
+          status: 'done',
+          error: null,
+          sliced: { grams: result.grams, printSeconds: result.printSeconds, gcodeKey, slicerVersion: slicer.version, computedAt: new Date().toISOString() },
+        });
+        if (!stored) await storage.delete(gcodeKey);
+      } catch (error) {
+        if (error instanceof SlicingRefusedError) {
+          await designs.recordSlicing(configId, settingsVersion, { status: 'failed', error: error.message });
+          return;
+        }
+        await designs.recordSlicing(configId, settingsVersion, { status: 'queued', error: 'Slicing will be retried' });
+        throw error;
+      } finally {
+        if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
+        await fs.promises.rm(scratch, { recursive: true, force: true });
+      }
+    },
   };
 }
 

@@ -17,7 +17,7 @@ export interface ModelWorker {
 }
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
-type Reply = { id: number; ok: true; result: any } | { id: number; ok: false; error: { meshCode?: MeshErrorCode; message: string } };
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { meshCode?: MeshErrorCode; message: string } };
 type RequestBody = WorkRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
 export function createModelWorker(): ModelWorker {

@@ -1,0 +1,54 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createAppContext, type AppContext } from './app-context.ts';
+import { createPrusaSlicer } from './integrations/prusa-slicer/slicer-adapter.ts';
+import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
+import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
+import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
+import { slicingScheduler, workSlicingJobs } from './jobs/slicing-jobs.ts';
+
+export interface Running {
+  readonly context: AppContext;
+  readonly databaseKind: 'pglite' | 'postgres';
+  readonly jobs: JobQueue;
+  readonly slicerAvailable: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything but HTTP: the database, the job queue, the slicer (when installed and wanted) and
+ * the modules. `workJobs` makes this process work the queue too (the web process by default, and
+ * the worker process always).
+ */
+export async function bootstrap(config: Config, logger: { error(obj: unknown, msg?: string): void }, options: { workJobs: boolean }): Promise<Running> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, logger);
+  let jobs: JobQueue | undefined;
+  try {
+    jobs = await startJobQueue(database, logger);
+    const slicer =
+      config.slicing === 'off'
+        ? null
+        : await createPrusaSlicer({ binaryPath: config.prusaSlicerPath, scratchRoot: path.join(os.tmpdir(), 'layerline-slicer') });
+    const storage = config.s3 ? await createS3Storage(config.s3) : createLocalDiskStorage(config.storageDir);
+    const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), storage });
+    if (options.workJobs && slicer) await workSlicingJobs(jobs, slicer, context.designs);
+    const queue = jobs;
+    return {
+      context,
+      databaseKind: database.kind,
+      jobs: queue,
+      slicerAvailable: slicer !== null,
+      async close() {
+        await queue.stop();
+        await context.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await jobs?.stop();
+    await database.close();
+    throw error;
+  }
+}
