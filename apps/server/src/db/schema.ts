@@ -10,6 +10,7 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -250,3 +251,267 @@ export const priceTable = pgTable('price_table', {
   updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/* ---------- Shops, products and orders ---------- */
+
+/** Something a buyer orders: a group of designs, sold in variants. */
+export const product = pgTable(
+  'product',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('product_owner_idx').on(table.ownerId)],
+);
+
+/** A sellable version of a product, identified on marketplaces by its SKU (unique per seller). */
+export const productVariant = pgTable(
+  'product_variant',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => product.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    sku: text('sku').notNull(),
+    /** How a unit is packed (e.g. 'standard', 'gift box', 'kit'): free text the farm reads. */
+    packaging: text('packaging').notNull().default('standard'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('product_variant_owner_sku_idx').on(table.ownerId, table.sku)],
+);
+
+/** The printed parts of one unit of a variant: which configuration, how many. */
+export const variantPart = pgTable(
+  'variant_part',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    variantId: uuid('variant_id')
+      .notNull()
+      .references(() => productVariant.id, { onDelete: 'cascade' }),
+    printConfigId: uuid('print_config_id')
+      .notNull()
+      .references(() => printConfiguration.id, { onDelete: 'restrict' }),
+    quantity: integer('quantity').notNull(),
+  },
+  (table) => [index('variant_part_variant_idx').on(table.variantId)],
+);
+
+/**
+ * A seller's connected shop on one marketplace (or the built-in sandbox, or the order API).
+ * Tokens are stored encrypted (AES-256-GCM, see platform/secret-box.ts), never in plain text.
+ */
+export const shopConnection = pgTable(
+  'shop_connection',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    externalShopId: text('external_shop_id').notNull(),
+    name: text('name').notNull(),
+    status: text('status').notNull().default('connected'),
+    statusMessage: text('status_message'),
+    accessTokenEnc: text('access_token_enc'),
+    refreshTokenEnc: text('refresh_token_enc'),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    scopes: text('scopes').notNull().default(''),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    /** Where the last order poll stopped (a timestamp or a marketplace cursor). */
+    syncCursor: text('sync_cursor'),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // A marketplace shop belongs to one Layerline seller at a time.
+    uniqueIndex('shop_connection_platform_shop_idx').on(table.platform, table.externalShopId),
+    index('shop_connection_owner_idx').on(table.ownerId),
+  ],
+);
+
+/** OAuth authorisation in progress: state and PKCE verifier, bound to the seller, used once. */
+export const oauthState = pgTable('oauth_state', {
+  state: text('state').primaryKey(),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  codeVerifierEnc: text('code_verifier_enc'),
+  shopHost: text('shop_host'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A marketplace listing (or one of its variations), and the product variant it is linked to. */
+export const listing = pgTable(
+  'listing',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    shopId: uuid('shop_id')
+      .notNull()
+      .references(() => shopConnection.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    externalListingId: text('external_listing_id').notNull(),
+    /** The marketplace's variation id, or '' for a listing without variations. */
+    externalVariantId: text('external_variant_id').notNull().default(''),
+    title: text('title').notNull(),
+    sku: text('sku').notNull().default(''),
+    priceCents: integer('price_cents'),
+    currency: text('currency'),
+    url: text('url'),
+    imageUrl: text('image_url'),
+    linkedVariantId: uuid('linked_variant_id').references(() => productVariant.id, { onDelete: 'set null' }),
+    /** 'sku' when linked automatically by SKU, 'manual' when the seller chose. */
+    linkSource: text('link_source'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('listing_shop_external_idx').on(table.shopId, table.externalListingId, table.externalVariantId),
+    index('listing_owner_idx').on(table.ownerId),
+  ],
+);
+
+export interface ShippingAddressJson {
+  name: string;
+  company: string;
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+  phone: string;
+  email: string;
+}
+
+/**
+ * An order, from a marketplace, the order API, the sandbox or entered by hand. `channel` + `externalId`
+ * is its natural key: however often a marketplace delivers it, it is stored once.
+ */
+export const order = pgTable(
+  'order',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    shopId: uuid('shop_id').references(() => shopConnection.id, { onDelete: 'set null' }),
+    /** Where it came from: a shop connection id, 'manual:<ownerId>' or 'api:<ownerId>'. */
+    channel: text('channel').notNull(),
+    platform: text('platform').notNull(),
+    externalId: text('external_id').notNull(),
+    status: text('status').notNull(),
+    holdReason: text('hold_reason'),
+    customerName: text('customer_name').notNull().default(''),
+    shippingAddress: jsonb('shipping_address').$type<ShippingAddressJson>().notNull(),
+    currency: text('currency').notNull().default('USD'),
+    totalCents: integer('total_cents'),
+    placedAt: timestamp('placed_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('order_channel_external_idx').on(table.channel, table.externalId),
+    index('order_owner_created_idx').on(table.ownerId, table.createdAt),
+    index('order_status_idx').on(table.status),
+  ],
+);
+
+export const orderItem = pgTable(
+  'order_item',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    externalItemId: text('external_item_id').notNull().default(''),
+    sku: text('sku').notNull(),
+    title: text('title').notNull().default(''),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents'),
+    variantId: uuid('variant_id').references(() => productVariant.id, { onDelete: 'set null' }),
+  },
+  (table) => [index('order_item_order_idx').on(table.orderId)],
+);
+
+/** Every change of an order's status: when, who (the real actor), and why. */
+export const orderEvent = pgTable(
+  'order_event',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    /** 'user', 'admin', 'system' or 'marketplace'. */
+    actorKind: text('actor_kind').notNull(),
+    reason: text('reason').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('order_event_order_idx').on(table.orderId, table.createdAt)],
+);
+
+/** A seller's key for the order API. Only a SHA-256 of the key is stored; the key is shown once. */
+export const apiKey = pgTable(
+  'api_key',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters, to recognise a key in lists. */
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('api_key_owner_idx').on(table.ownerId)],
+);
+
+/** Where to tell a seller's own system about their orders (the order API's webhooks). */
+export const webhookEndpoint = pgTable('webhook_endpoint', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' })
+    .unique(),
+  url: text('url').notNull(),
+  secretEnc: text('secret_enc').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Webhooks received, verified, then stored before processing; the id deduplicates deliveries. */
+export const inboundWebhook = pgTable(
+  'inbound_webhook',
+  {
+    /** '<platform>:<delivery id>'. */
+    id: text('id').primaryKey(),
+    platform: text('platform').notNull(),
+    shopId: uuid('shop_id').references(() => shopConnection.id, { onDelete: 'cascade' }),
+    topic: text('topic').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (table) => [index('inbound_webhook_received_idx').on(table.receivedAt)],
+);

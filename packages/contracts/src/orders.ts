@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/**
+ * The order lifecycle (docs/order-lifecycle.md). The server's transitions table is the only place
+ * a status changes; this list and the labels are shared with the web app.
+ */
+export const ORDER_STATUSES = [
+  'received',
+  'on_hold',
+  'accepted',
+  'in_production',
+  'printed',
+  'packed',
+  'shipped',
+  'delivered',
+  'cancelled',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  received: 'Received',
+  on_hold: 'On hold',
+  accepted: 'Accepted',
+  in_production: 'In production',
+  printed: 'Printed',
+  packed: 'Packed',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+
+export const shippingAddressSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Recipient name is required').max(120),
+    company: z.string().trim().max(120).default(''),
+    line1: z.string().trim().min(1, 'Street address is required').max(200),
+    line2: z.string().trim().max(200).default(''),
+    city: z.string().trim().min(1, 'City is required').max(120),
+    region: z.string().trim().max(120).default(''),
+    postalCode: z.string().trim().min(1, 'Postal code is required').max(32),
+    country: z.string().trim().regex(/^[A-Z]{2}$/, 'Country must be a two-letter ISO code like US'),
+    phone: z.string().trim().max(40).default(''),
+    email: z.union([z.email(), z.literal('')]).default(''),
+  })
+  .strict();
+export type ShippingAddress = z.infer<typeof shippingAddressSchema>;
+
+export const orderItemInputSchema = z
+  .object({
+    sku: z.string().trim().min(1, 'Each item needs a SKU').max(100),
+    quantity: z.number().int().min(1).max(1000),
+  })
+  .strict();
+
+/** The order API's body (POST /api/v1/orders). */
+export const apiOrderInputSchema = z
+  .object({
+    externalId: z.string().trim().min(1).max(200),
+    items: z.array(orderItemInputSchema).min(1).max(100),
+    shippingAddress: shippingAddressSchema,
+  })
+  .strict();
+export type ApiOrderInput = z.infer<typeof apiOrderInputSchema>;
+
+/** A manual order from /submit-order. */
+export const manualOrderInputSchema = z
+  .object({
+    items: z.array(orderItemInputSchema).min(1).max(100),
+    shippingAddress: shippingAddressSchema,
+    note: z.string().trim().max(1000).default(''),
+    targetUserId: z.string().max(100).optional(),
+  })
+  .strict();
+export type ManualOrderInput = z.infer<typeof manualOrderInputSchema>;
+
+export const orderEventSchema = z.object({
+  id: z.string(),
+  fromStatus: z.enum(ORDER_STATUSES).nullable(),
+  toStatus: z.enum(ORDER_STATUSES),
+  actorKind: z.enum(['user', 'admin', 'system', 'marketplace']),
+  actorEmail: z.string().nullable(),
+  reason: z.string(),
+  createdAt: z.string(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+export const orderSchema = z.object({
+  id: z.string(),
+  ownerId: z.string(),
+  ownerEmail: z.string().optional(),
+  platform: z.string(),
+  shopId: z.string().nullable(),
+  shopName: z.string().nullable(),
+  externalId: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  holdReason: z.string().nullable(),
+  customerName: z.string(),
+  shippingAddress: shippingAddressSchema,
+  currency: z.string(),
+  totalCents: z.number().int().nullable(),
+  items: z.array(
+    z.object({
+      id: z.string(),
+      sku: z.string(),
+      title: z.string(),
+      quantity: z.number().int(),
+      unitPriceCents: z.number().int().nullable(),
+      variantId: z.string().nullable(),
+      productName: z.string().nullable(),
+    }),
+  ),
+  events: z.array(orderEventSchema),
+  placedAt: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
