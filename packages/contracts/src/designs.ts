@@ -198,6 +198,9 @@ export const estimateCostInputSchema = z
     filamentType: z.enum(FILAMENT_TYPES).default('PLA'),
     infillPercent: z.number().int().min(0).max(100).optional(),
     layerHeightMm: z.number().min(0.05).max(0.4).optional(),
+    /** Unsaved edits to price as well; what is left out comes from the saved configuration. */
+    parts: z.array(partConfigSchema).max(64).optional(),
+    addOns: addOnsSchema.optional(),
     targetUserId: z.string().max(100).optional(),
   })
   .strict();

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { SlicingRefusedError, type Slicer } from '../../modules/designs/slicer.ts';
 import { detectPrusaSlicer, isSlicerError, removeStaleSlicerScratch, sliceWithPrusaSlicer } from './prusa-slicer.ts';
 
@@ -9,6 +10,7 @@ import { detectPrusaSlicer, isSlicerError, removeStaleSlicerScratch, sliceWithPr
 export async function createPrusaSlicer(options: { binaryPath?: string; scratchRoot: string }): Promise<Slicer | null> {
   const detected = await detectPrusaSlicer(options.binaryPath ? { binaryPath: options.binaryPath } : {});
   if (!detected.available || !detected.path) return null;
+  await mkdir(options.scratchRoot, { recursive: true });
   await removeStaleSlicerScratch({ scratchRoot: options.scratchRoot });
   const binaryPath = detected.path;
   return {

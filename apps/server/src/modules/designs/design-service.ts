@@ -358,7 +358,11 @@ export function createDesignService(deps: DesignServiceDeps) {
       };
       const [figures] = await estimateFor(item, [settingsOf(settings)]);
       const parts = partShares(
-        { filament: settings.filament, isMultipart: parsed.isMultipartPrint, parts: base?.parts.map((p) => ({ filament: p.filament as typeof settings.filament })) ?? [] },
+        {
+          filament: settings.filament,
+          isMultipart: parsed.isMultipartPrint,
+          parts: parsed.parts ?? base?.parts.map((p) => ({ filament: p.filament as typeof settings.filament })) ?? [],
+        },
         item.design.partVolumesMm3,
       );
       return priceQuote({
@@ -367,7 +371,7 @@ export function createDesignService(deps: DesignServiceDeps) {
         grams: figures!.grams,
         printSeconds: figures!.printSeconds,
         parts,
-        addOns: addOnsOf(base?.addOns ?? {}),
+        addOns: parsed.addOns ?? addOnsOf(base?.addOns ?? {}),
         table: await prices.get(),
       });
     },

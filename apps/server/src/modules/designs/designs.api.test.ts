@@ -239,6 +239,8 @@ describe('print configurations and quotes', () => {
     expect(pla.body.basis).toBe('estimate');
     expect(tpu.body.costUsd).toBeGreaterThan(pla.body.costUsd);
     expect((await seller.post('/api/estimate-print-cost', { filePath: cubeId, filamentType: 'Wood' })).status).toBe(400);
+    const withMagnets = await seller.post('/api/estimate-print-cost', { filePath: cubeId, addOns: { magnets: 3 } });
+    expect(withMagnets.body.costUsd).toBeCloseTo(pla.body.costUsd + 3 * 0.35, 2);
     expect((await seller.get(`/api/designs/${cubeId}`)).body.printConfigs).toHaveLength(1);
   });
 

@@ -19,7 +19,13 @@ describe('the order lifecycle', () => {
   it('reaches every status from received', () => {
     const seen = new Set(['received']);
     const queue = ['received'] as (typeof ORDER_STATUSES)[number][];
-    while (queue.length) for (const next of ORDER_TRANSITIONS[queue.shift()!]) if (!seen.has(next)) (seen.add(next), queue.push(next));
+    while (queue.length) {
+      for (const next of ORDER_TRANSITIONS[queue.shift()!]) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
     expect([...seen].sort()).toEqual([...ORDER_STATUSES].sort());
   });
 

@@ -6,7 +6,7 @@ import type { AppPath } from '@layerline/contracts';
  * the compiler reject a route without a page. Pages load lazily so each visitor downloads only
  * the part of the app they use.
  */
-const MyDesignsPage = lazy(() => import('../../routes/app/my-designs/MyDesignsPage.tsx'));
+const MyDesignsPage = lazy(() => import('../../routes/app/designs/MyDesignsPage.tsx'));
 
 export const ROUTE_PAGES = {
   '/': lazy(() => import('../../routes/public/landing/LandingPage.tsx')),
@@ -30,11 +30,11 @@ export const ROUTE_PAGES = {
   '/get-started': lazy(() => import('../../routes/auth/get-started/GetStartedPage.tsx')),
 
   '/dashboard': lazy(() => import('../../routes/app/dashboard/DashboardPage.tsx')),
-  '/create-product': lazy(() => import('../../routes/app/create-product/CreateProductPage.tsx')),
+  '/create-product': lazy(() => import('../../routes/app/designs/CreateProductPage.tsx')),
   '/my-designs': MyDesignsPage,
   // §2: print configurations are the same page as my designs.
   '/print-configurations': MyDesignsPage,
-  '/upload-design': lazy(() => import('../../routes/app/upload-design/UploadDesignPage.tsx')),
+  '/upload-design': lazy(() => import('../../routes/app/designs/UploadDesignPage.tsx')),
   '/submit-order': lazy(() => import('../../routes/app/submit-order/SubmitOrderPage.tsx')),
   '/account-settings': lazy(() => import('../../routes/app/account-settings/AccountSettingsPage.tsx')),
   '/products': lazy(() => import('../../routes/app/products/ProductsPage.tsx')),

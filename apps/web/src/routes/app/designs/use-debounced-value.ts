@@ -1,0 +1,11 @@
+import { useEffect, useState } from 'react';
+
+/** The value, once it stopped changing for `delayMs` (a slider drag asks for one quote, not fifty). */
+export function useDebouncedValue<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
