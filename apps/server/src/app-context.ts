@@ -44,6 +44,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     slicing: runtime.slicing,
     limits: { maxUploadBytes: config.maxUploadBytes, quotaBytes: config.storageQuotaBytes },
   });
+  // ── issue 4 modules: each adds its construction here (one block per module) ──
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -67,6 +68,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     storage,
     prices,
     designs,
+    // ── issue 4 modules: each adds its exported services here ──
     /** Stops background threads; the database is closed by whoever opened it. */
     close: () => modelWorker.close(),
   };

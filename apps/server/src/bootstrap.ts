@@ -34,6 +34,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const storage = config.s3 ? await createS3Storage(config.s3) : createLocalDiskStorage(config.storageDir);
     const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), storage });
     if (options.workJobs && slicer) await workSlicingJobs(jobs, slicer, context.designs);
+    // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
     const queue = jobs;
     return {
       context,

@@ -99,6 +99,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   registerAnalyticsRoutes(app, { pageViews: context.pageViews });
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
   await app.register(async (scope) => registerDesignRoutes(scope, { designs: context.designs, prices: context.prices }));
+  // ── issue 4 routes: each module registers its routes here ──
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, config.webDistDir);

@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../db/client.ts';
  */
 export const QUEUES = {
   slicePrintConfig: 'slice-print-config',
+  // ── issue 4 queues: add here, with their policy in QUEUE_OPTIONS ──
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
