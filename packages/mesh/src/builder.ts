@@ -1,0 +1,217 @@
+import { MeshError } from './errors.ts';
+import { MESH_LIMITS } from './limits.ts';
+
+/**
+ * Welds vertices by their exact float32 bits while a parser streams triangles in, so
+ * every format ends up as one indexed mesh without a per-triangle object or a second
+ * pass. Exact-bit welding is what slicers do for STL and keeps shared edges shared.
+ */
+export class MeshBuilder {
+  private verts: Float32Array;
+  private bits: Uint32Array;
+  private vertexCount = 0;
+  /** Open addressing with the key stored in the slot (bx, by, bz, id): one cache line per probe. */
+  private table: Int32Array;
+  private mask: number;
+  private idx: Uint32Array;
+  private idxLen = 0;
+  private readonly scratchF = new Float32Array(3);
+  private readonly scratchU = new Uint32Array(this.scratchF.buffer);
+  private readonly maxTriangles: number;
+  /** Triangle index where each printable object (3MF build item) starts. */
+  readonly partStarts: number[] = [];
+
+  constructor(expectedTriangles = 1024, maxTriangles: number = MESH_LIMITS.maxTriangles) {
+    this.maxTriangles = maxTriangles;
+    // Closed meshes have about half as many vertices as triangles.
+    const expVerts = Math.max(64, Math.ceil(expectedTriangles * 0.55));
+    this.verts = new Float32Array(expVerts * 3);
+    this.bits = new Uint32Array(this.verts.buffer);
+    let size = 1024;
+    while (size * 0.7 < expVerts) size <<= 1;
+    this.table = new Int32Array(size * 4).fill(-1);
+    this.mask = size - 1;
+    this.idx = new Uint32Array(Math.max(3, expectedTriangles * 3));
+  }
+
+  get triangleCount(): number {
+    return this.idxLen / 3;
+  }
+
+  beginPart(): void {
+    const t = this.triangleCount;
+    if (this.partStarts[this.partStarts.length - 1] !== t) this.partStarts.push(t);
+  }
+
+  /** Adds a vertex given as float32 bit patterns and returns its welded id. */
+  vertexBits(bx: number, by: number, bz: number): number {
+    // -0 and +0 are the same point; NaN/Inf can never be printed.
+    if (bx === 0x80000000) bx = 0;
+    if (by === 0x80000000) by = 0;
+    if (bz === 0x80000000) bz = 0;
+    if ((bx & 0x7f800000) === 0x7f800000 || (by & 0x7f800000) === 0x7f800000 || (bz & 0x7f800000) === 0x7f800000) {
+      throw new MeshError('malformed', 'A vertex coordinate is not a finite number.');
+    }
+    bx |= 0;
+    by |= 0;
+    bz |= 0;
+    let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
+    h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
+    h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
+    h = (h ^ (h >>> 15)) & this.mask;
+    const table = this.table;
+    for (;;) {
+      const q = h << 2;
+      const v = table[q + 3]!;
+      if (v < 0) break;
+      if (table[q] === bx && table[q + 1] === by && table[q + 2] === bz) return v;
+      h = (h + 1) & this.mask;
+    }
+    const id = this.vertexCount++;
+    if (id >= MESH_LIMITS.maxVertices) {
+      throw new MeshError('too-many-triangles', `The model has more than ${MESH_LIMITS.maxVertices} vertices.`);
+    }
+    if ((id + 1) * 3 > this.bits.length) this.growVerts();
+    const o = id * 3;
+    this.bits[o] = bx;
+    this.bits[o + 1] = by;
+    this.bits[o + 2] = bz;
+    const q = h << 2;
+    table[q] = bx;
+    table[q + 1] = by;
+    table[q + 2] = bz;
+    table[q + 3] = id;
+    if (this.vertexCount > (this.mask + 1) * 0.7) this.rehash();
+    return id;
+  }
+
+  /**
+   * The hot loop for binary STL: the probe is inlined with the table, mask and arrays in
+   * locals, which is what keeps 1M+ triangle files fast.
+   */
+  addBinaryStlTriangles(dv: DataView, n: number): void {
+    if ((this.idxLen + n * 3) > this.idx.length) {
+      const grown = new Uint32Array(this.idxLen + n * 3);
+      grown.set(this.idx.subarray(0, this.idxLen));
+      this.idx = grown;
+    }
+    let table = this.table;
+    let mask = this.mask;
+    let bits = this.bits;
+    const idx = this.idx;
+    let w = this.idxLen;
+    for (let t = 0, o = 96; t < n; t++, o += 50) {
+      for (let k = 0; k < 3; k++) {
+        const p = o + k * 12;
+        let bx = dv.getUint32(p, true) | 0, by = dv.getUint32(p + 4, true) | 0, bz = dv.getUint32(p + 8, true) | 0;
+        if (bx === -0x80000000) bx = 0;
+        if (by === -0x80000000) by = 0;
+        if (bz === -0x80000000) bz = 0;
+        let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
+        h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
+        h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
+        h = (h ^ (h >>> 15)) & mask;
+        let id = -1;
+        for (;;) {
+          const q = h << 2;
+          const v = table[q + 3]!;
+          if (v < 0) break;
+          if (table[q] === bx && table[q + 1] === by && table[q + 2] === bz) {
+            id = v;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        if (id < 0) {
+          // Rare path: new vertex (validation, growth, rehash) goes through the general method.
+          this.idxLen = w;
+          id = this.vertexBits(bx >>> 0, by >>> 0, bz >>> 0);
+          table = this.table;
+          mask = this.mask;
+          bits = this.bits;
+        }
+        idx[w++] = id;
+      }
+    }
+    void bits;
+    this.idxLen = w;
+  }
+
+  vertex(x: number, y: number, z: number): number {
+    const f = this.scratchF;
+    f[0] = x;
+    f[1] = y;
+    f[2] = z;
+    const u = this.scratchU;
+    return this.vertexBits(u[0]!, u[1]!, u[2]!);
+  }
+
+  triangle(a: number, b: number, c: number): void {
+    if (this.idxLen + 3 > this.idx.length) {
+      if (this.idxLen / 3 >= this.maxTriangles) {
+        throw new MeshError('too-many-triangles', `The model has more than ${this.maxTriangles} triangles.`);
+      }
+      const n = new Uint32Array(Math.min(this.maxTriangles * 3, Math.max(this.idx.length * 2, 3072)));
+      n.set(this.idx);
+      this.idx = n;
+    }
+    const i = this.idxLen;
+    this.idx[i] = a;
+    this.idx[i + 1] = b;
+    this.idx[i + 2] = c;
+    this.idxLen = i + 3;
+  }
+
+  private growVerts(): void {
+    const n = new Float32Array(Math.min(MESH_LIMITS.maxVertices * 3, this.verts.length * 2));
+    n.set(this.verts);
+    this.verts = n;
+    this.bits = new Uint32Array(n.buffer);
+  }
+
+  private rehash(): void {
+    const size = (this.mask + 1) * 2;
+    const table = new Int32Array(size * 4).fill(-1);
+    const mask = size - 1;
+    const bits = this.bits;
+    for (let v = 0; v < this.vertexCount; v++) {
+      const o = v * 3;
+      const bx = bits[o]! | 0, by = bits[o + 1]! | 0, bz = bits[o + 2]! | 0;
+      let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
+      h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
+      h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
+      h = (h ^ (h >>> 15)) & mask;
+      while (table[(h << 2) + 3]! >= 0) h = (h + 1) & mask;
+      const q = h << 2;
+      table[q] = bx;
+      table[q + 1] = by;
+      table[q + 2] = bz;
+      table[q + 3] = v;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+
+  finish(): IndexedMesh {
+    const tris = this.triangleCount;
+    const starts = this.partStarts.filter((s) => s < tris);
+    if (starts[0] !== 0) starts.unshift(0);
+    // Drop the hash table before the caller allocates topology arrays.
+    this.table = new Int32Array(0);
+    const nv = this.vertexCount * 3;
+    return {
+      positions: nv === this.verts.length ? this.verts : this.verts.slice(0, nv),
+      indices: this.idxLen === this.idx.length ? this.idx : this.idx.slice(0, this.idxLen),
+      parts: Uint32Array.from([...starts, tris]),
+    };
+  }
+}
+
+export interface IndexedMesh {
+  /** Welded vertex coordinates x,y,z in mm (units and transforms applied). */
+  positions: Float32Array;
+  /** Three vertex ids per triangle, winding as stored. */
+  indices: Uint32Array;
+  /** Triangle ranges of the printable objects: object k is [parts[k], parts[k+1]). */
+  parts: Uint32Array;
+}

@@ -1,0 +1,13 @@
+export { analyzeModel, analyzeMesh, parseModel, BUILD_VOLUME_MM, OVERHANG_ANGLE_DEG } from './analysis.ts';
+export type { AnalyzeOptions, ModelAnalysis, Problem, ProblemCode, Printability, BoundingBox } from './analysis.ts';
+export type { IndexedMesh } from './builder.ts';
+export { estimatePrint } from './estimate.ts';
+export type { PrintEstimate, LayerTrace } from './estimate.ts';
+export { DEFAULT_PRINT_SETTINGS, resolveSettings } from './settings.ts';
+export type { PrintSettings, PrintSettingsInput } from './settings.ts';
+export { MeshError, MESH_ERROR_CODES, isMeshError } from './errors.ts';
+export type { MeshErrorCode } from './errors.ts';
+export { MESH_LIMITS } from './limits.ts';
+export type { MeshLimits } from './limits.ts';
+export { sniffFormat, detectFormat } from './sniff.ts';
+export type { ModelFormat } from './sniff.ts';

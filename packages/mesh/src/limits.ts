@@ -1,0 +1,23 @@
+/**
+ * FILE-1 limits. Tests and docs import this object so the documented table and the
+ * enforced values cannot drift apart.
+ */
+export const MESH_LIMITS = {
+  allowedExtensions: ['stl', 'obj', '3mf'] as readonly string[],
+  /** Upload size for any format (packed size for 3MF). */
+  maxFileBytes: 200 * 1024 * 1024,
+  /** Sum of the uncompressed sizes of the 3MF entries we inflate, and of all declared sizes. */
+  maxUnpackedBytes: 512 * 1024 * 1024,
+  maxZipEntries: 1000,
+  /** Real model XML compresses 4.5-15:1, zeros 1000:1; 100:1 separates them with margin. */
+  maxCompressionRatio: 100,
+  /** Entries smaller than this are not ratio-checked: they cannot hurt and tiny XML compresses oddly. */
+  ratioCheckMinBytes: 64 * 1024,
+  maxTriangles: 4_000_000,
+  maxVertices: 4_000_000,
+  maxXmlDepth: 64,
+  /** Component nesting in 3MF (each level may multiply the triangle count). */
+  maxComponentDepth: 16,
+} as const;
+
+export type MeshLimits = typeof MESH_LIMITS;
