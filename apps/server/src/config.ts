@@ -54,6 +54,10 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanFlag,
   S3_PREFIX: z.string().optional(),
+  ETSY_CLIENT_ID: z.string().min(1).optional(),
+  SHOPIFY_API_KEY: z.string().min(1).optional(),
+  SHOPIFY_API_SECRET: z.string().min(1).optional(),
+  SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders'),
 });
 
 export interface Config {
@@ -89,6 +93,11 @@ export interface Config {
   readonly s3:
     | { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; prefix: string | undefined }
     | undefined;
+  /** Marketplace apps; a marketplace without its credentials is shown as not configured. */
+  readonly marketplaces: {
+    readonly etsy: { clientId: string } | undefined;
+    readonly shopify: { apiKey: string; apiSecret: string; scopes: string } | undefined;
+  };
 }
 
 /** A fixed development secret keeps sessions across restarts locally; production must bring its own. */
@@ -148,5 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             prefix: e.S3_PREFIX,
           }
         : undefined,
+    marketplaces: {
+      etsy: e.ETSY_CLIENT_ID ? { clientId: e.ETSY_CLIENT_ID } : undefined,
+      shopify:
+        e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET
+          ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES }
+          : undefined,
+    },
   };
 }
