@@ -1,16 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  FileTooLargeError,
+  assertSafeStorageKey,
+  createUploadMeter,
   StoredFileMissingError,
   type FileStorage,
   type StoredObject,
 } from '../../modules/designs/file-storage.ts';
-
-const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
 
 /**
  * Files on local disk under one root. Writes go to a temporary name and are renamed into place
@@ -20,7 +19,7 @@ export function createLocalDiskStorage(root: string): FileStorage {
   fs.mkdirSync(root, { recursive: true });
 
   function pathOf(key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`);
+    assertSafeStorageKey(key);
     return path.join(root, key);
   }
 
@@ -31,25 +30,16 @@ export function createLocalDiskStorage(root: string): FileStorage {
       const target = pathOf(key);
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
       const partial = `${target}.${randomUUID()}.part`;
-      const md5 = createHash('md5');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          if (size > maxBytes) return callback(new FileTooLargeError(maxBytes));
-          md5.update(chunk);
-          callback(null, chunk);
-        },
-      });
+      const meter = createUploadMeter(maxBytes);
       try {
-        await pipeline(source, meter, fs.createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(source, meter.stream, fs.createWriteStream(partial, { flags: 'wx' }));
         await fs.promises.rename(partial, target);
       } catch (error) {
         await fs.promises.rm(partial, { force: true });
         source.resume(); // drain what the client still sends, so the request can be answered
         throw error;
       }
-      return { sizeBytes: size, md5Base64: md5.digest('base64') };
+      return meter.result();
     },
 
     async read(key: string): Promise<Readable> {

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'minio';
 import {
-  FileTooLargeError,
+  assertSafeStorageKey,
+  createUploadMeter,
+  isSafeStorageKey,
   StoredFileMissingError,
   type FileStorage,
   type StoredObject,
 } from '../../modules/designs/file-storage.ts';
 
-/** Same rule as the local-disk adapter, so a key valid on one backend is valid on the other. */
-const SAFE_KEY = /^[a-z0-9][a-z0-9/_.-]*$/i;
 
 /** S3's floor for every part but the last. */
 export const MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
@@ -73,7 +73,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<FileSt
   if (!exists) throw new Error(`S3 ${where} does not exist; create it or fix S3_BUCKET / S3_ENDPOINT`);
 
   function objectName(key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`Unsafe storage key: ${key}`);
+    assertSafeStorageKey(key);
     return prefix ? `${prefix}/${key}` : key;
   }
 
@@ -92,16 +92,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<FileSt
 
     async write(key: string, source: Readable, { maxBytes }): Promise<StoredObject> {
       const name = objectName(key);
-      const md5 = createHash('md5');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          if (size > maxBytes) return callback(new FileTooLargeError(maxBytes));
-          md5.update(chunk);
-          callback(null, chunk);
-        },
-      });
+      const meter = createUploadMeter(maxBytes);
 
       let uploadId: string | undefined;
       let consumer: Promise<void> | undefined;
@@ -150,7 +141,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<FileSt
       }
 
       try {
-        await pipeline(source, meter, (chunks: AsyncIterable<Buffer>) => (consumer = consume(chunks)));
+        await pipeline(source, meter.stream, (chunks: AsyncIterable<Buffer>) => (consumer = consume(chunks)));
       } catch (error) {
         // Let an in-flight initiate/part request settle so a just-created upload is not missed.
         await consumer?.catch(() => undefined);
@@ -158,7 +149,7 @@ export async function createS3Storage(options: S3StorageOptions): Promise<FileSt
         source.resume(); // drain what the client still sends, so the request can be answered
         throw error;
       }
-      return { sizeBytes: size, md5Base64: md5.digest('base64') };
+      return meter.result();
     },
 
     read: getObject,
@@ -215,7 +206,7 @@ function parseEndpoint(endpoint: string): { endPoint: string; port?: number; use
 
 function normalisePrefix(prefix: string | undefined): string {
   const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (trimmed && (!SAFE_KEY.test(trimmed) || trimmed.includes('..') || trimmed.includes('//'))) {
+  if (trimmed && (!isSafeStorageKey(trimmed) || trimmed.includes('//'))) {
     throw new Error(`Unsafe S3 prefix: ${prefix}`);
   }
   return trimmed;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zip } from '../../../test/zip.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 
 const MODELS = path.resolve(import.meta.dirname, '../../../../../../shared/models');
@@ -98,41 +98,13 @@ describe('uploading a model', () => {
 });
 
 describe('refusing bad files, leaving nothing behind', () => {
-  const zipWith = (name: string, data: Buffer) => {
-    // A minimal zip (stored, no compression) by hand, enough for the archive checks.
-    const nameBytes = Buffer.from(name);
-    const crc = zlib.crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    const localPart = Buffer.concat([local, nameBytes, data]);
-    const centralPart = Buffer.concat([central, nameBytes]);
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(1, 8);
-    end.writeUInt16LE(1, 10);
-    end.writeUInt32LE(centralPart.length, 12);
-    end.writeUInt32LE(localPart.length, 16);
-    return Buffer.concat([localPart, centralPart, end]);
-  };
+
 
   const cases: Array<[string, string, Buffer, number[]]> = [
     ['an HTML page renamed .stl', 'evil.stl', Buffer.from('<!doctype html><html><script>alert(1)</script></html>'), [415, 422]],
     ['a Windows program renamed .obj', 'setup.obj', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200)]), [415, 422]],
     ['an empty file', 'empty.stl', Buffer.alloc(0), [422]],
-    ['a zip that is not a 3MF', 'archive.3mf', zipWith('../../etc/passwd', Buffer.from('root:x:0:0')), [415, 422]],
+    ['a zip that is not a 3MF', 'archive.3mf', zip({ '../../etc/passwd': 'root:x:0:0' }), [415, 422]],
     ['a binary STL whose size does not match its triangle count', 'short.stl', Buffer.concat([Buffer.alloc(80), Buffer.from([10, 0, 0, 0]), Buffer.alloc(50)]), [415, 422]],
   ];
   for (const [label, fileName, bytes, statuses] of cases) {
