@@ -199,6 +199,7 @@ describe('header and navigation', () => {
       'Create Product',
       'My Designs',
       'Products',
+      'Orders',
       'Submit Order',
       'Fulfillment History',
       'Account Settings',
@@ -213,6 +214,7 @@ describe('header and navigation', () => {
     const admin = await sideNav('admin', '/admin');
     expect(admin.links).toEqual([
       'Admin',
+      'Orders',
       'Shipping Profiles',
       'Fulfillment History',
       'Design Files',
@@ -220,6 +222,7 @@ describe('header and navigation', () => {
     ]);
     expect(admin.hrefs).toEqual([
       '/admin',
+      '/admin-orders',
       '/shipping-profiles',
       '/admin-fulfillment-history',
       '/admin-print-configs',

@@ -15,6 +15,19 @@ import { createDesignService, type SlicingScheduler } from './modules/designs/de
 import type { FileStorage } from './modules/designs/file-storage.ts';
 import { createModelWorker } from './modules/designs/model-worker.ts';
 import { createPriceTableRepository } from './modules/quotes/price-table-repository.ts';
+import { createProductRepository } from './modules/products/product-repository.ts';
+import { createProductService } from './modules/products/product-service.ts';
+import { createOrderRepository } from './modules/orders/order-repository.ts';
+import { createOrderService } from './modules/orders/order-service.ts';
+import { createOrderIngestion } from './modules/orders/order-ingestion.ts';
+import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
+import { createShopRepository } from './modules/shops/shop-repository.ts';
+import { createShopService } from './modules/shops/shop-service.ts';
+import { createSandboxConnector } from './integrations/sandbox-shop/sandbox-connector.ts';
+import { createEtsyConnector } from './integrations/etsy/etsy-connector.ts';
+import { createShopifyConnector } from './integrations/shopify/shopify-connector.ts';
+import { createSecretBox } from './platform/secret-box.ts';
+import { createOrderApiModule } from './modules/order-api/order-api-module.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -35,6 +48,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
   const modelWorker = createModelWorker();
+  const productRepository = createProductRepository(db);
   const designs = createDesignService({
     designs: designRepository,
     storage,
@@ -43,8 +57,54 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     audit,
     slicing: runtime.slicing,
     limits: { maxUploadBytes: config.maxUploadBytes, quotaBytes: config.storageQuotaBytes },
+    productsUsing: productRepository.productsUsing,
   });
   // ── issue 4 modules: each adds its construction here (one block per module) ──
+  // order API (issue 4): keys, webhooks to sellers, API and manual orders. `orders`/`orderIngestion` are
+  // built below, so they are reached through closures (called only once requests or jobs run).
+  const orderApiModule = createOrderApiModule({
+    db,
+    appSecret: config.appSecret,
+    mode: config.mode,
+    audit,
+    ingestion: { ingest: (input) => orderIngestion.ingest(input) },
+    orders: { get: (viewer, orderId) => orders.get(viewer, orderId) },
+  });
+  const products = createProductService({
+    products: productRepository,
+    prices,
+    audit,
+    slicerAvailable: runtime.slicing.available,
+    // `shops` is built below; this runs only when a request changes a product.
+    onSkusChanged: (ownerId) => shops.relinkOwner(ownerId),
+  });
+  // orders (issue 4, orders core). VariantLookup: the products module's findVariantsBySkus.
+  const orderRepository = createOrderRepository(db);
+  const orders = createOrderService({
+    repository: orderRepository,
+    audit,
+    lookupVariants: (ownerId, skus) => products.findVariantsBySkus(ownerId, skus),
+  });
+  const orderIngestion = createOrderIngestion({ repository: orderRepository, orders });
+  // shops (issue 4, shops core): the connector registry (Etsy/Shopify: `shopConnectors.register(connector, oauth)`
+  // AFTER this line), the sandbox shop, and the shops service.
+  const shopConnectors = createConnectorRegistry();
+  shopConnectors.register(createSandboxConnector());
+  if (config.marketplaces.etsy) {
+    const etsy = createEtsyConnector(config.marketplaces.etsy);
+    shopConnectors.register(etsy, etsy);
+  }
+  if (config.marketplaces.shopify) {
+    const shopify = createShopifyConnector({ ...config.marketplaces.shopify, apiVersion: '2026-01' });
+    shopConnectors.register(shopify, shopify);
+  }
+  const shops = createShopService({
+    repository: createShopRepository(db, createSecretBox(config.appSecret)),
+    connectors: shopConnectors,
+    ingestion: orderIngestion,
+    rematchOnHold: (ownerId) => orders.rematchOnHold(ownerId),
+    audit,
+  });
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -63,12 +123,26 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     accounts,
     contacts: createContactRepository(db),
     pageViews: createPageViewRepository(db),
-    dashboard: createDashboardService({ designs: designRepository.countForOwner }),
+    dashboard: createDashboardService({
+      designs: designRepository.countForOwner,
+      products: products.countForOwner,
+      openOrders: orders.countOpen,
+      connectedShops: shops.countConnected,
+    }),
     publicConfig,
     storage,
     prices,
     designs,
     // ── issue 4 modules: each adds its exported services here ──
+    apiKeys: orderApiModule.apiKeys,
+    webhookEndpoints: orderApiModule.webhookEndpoints,
+    orderApi: orderApiModule.orderApi,
+    webhookDeliveries: orderApiModule.webhookDeliveries,
+    products,
+    orders,
+    orderIngestion,
+    shopConnectors,
+    shops,
     /** Stops background threads; the database is closed by whoever opened it. */
     close: () => modelWorker.close(),
   };

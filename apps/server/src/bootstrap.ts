@@ -8,6 +8,8 @@ import { createLocalDiskStorage } from './integrations/local-disk-storage/local-
 import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { slicingScheduler, workSlicingJobs } from './jobs/slicing-jobs.ts';
+import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
+import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
 
 export interface Running {
   readonly context: AppContext;
@@ -35,6 +37,10 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), storage });
     if (options.workJobs && slicer) await workSlicingJobs(jobs, slicer, context.designs);
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
+    // Shop syncs (issue 4, shops core): the 'shop-sync' worker and the periodic check (a timer, unref'd).
+    const stopShopSyncTimer = options.workJobs ? await workShopSyncJobs(jobs, context.shops, logger) : () => undefined;
+    // Order API webhooks: every process enqueues on status changes; job-working processes deliver.
+    await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     const queue = jobs;
     return {
       context,
@@ -42,6 +48,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
       jobs: queue,
       slicerAvailable: slicer !== null,
       async close() {
+        stopShopSyncTimer();
         await queue.stop();
         await context.close();
         await database.close();

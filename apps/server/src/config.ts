@@ -55,6 +55,7 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanFlag,
   S3_PREFIX: z.string().optional(),
   ETSY_CLIENT_ID: z.string().min(1).optional(),
+  ETSY_SHARED_SECRET: z.string().min(1).optional(),
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders'),
@@ -95,7 +96,7 @@ export interface Config {
     | undefined;
   /** Marketplace apps; a marketplace without its credentials is shown as not configured. */
   readonly marketplaces: {
-    readonly etsy: { clientId: string } | undefined;
+    readonly etsy: { clientId: string; sharedSecret: string | undefined } | undefined;
     readonly shopify: { apiKey: string; apiSecret: string; scopes: string } | undefined;
   };
 }
@@ -158,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     marketplaces: {
-      etsy: e.ETSY_CLIENT_ID ? { clientId: e.ETSY_CLIENT_ID } : undefined,
+      etsy: e.ETSY_CLIENT_ID ? { clientId: e.ETSY_CLIENT_ID, sharedSecret: e.ETSY_SHARED_SECRET } : undefined,
       shopify:
         e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET
           ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES }

@@ -115,3 +115,43 @@ export const orderSchema = z.object({
   updatedAt: z.string(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/* ---------- Lists, status changes and the spec's helpers (issue 4, orders core) ---------- */
+
+/** An order in a list: no items or events, but how many items it has. */
+export const orderSummarySchema = orderSchema.omit({ items: true, events: true }).extend({
+  ownerEmail: z.string(),
+  itemCount: z.number().int(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderListSchema = z.object({
+  items: z.array(orderSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type OrderList = z.infer<typeof orderListSchema>;
+
+/** POST /api/orders/:id/status. */
+export const orderStatusChangeInputSchema = z
+  .object({
+    to: z.enum(ORDER_STATUSES),
+    reason: z.string().trim().max(500).default(''),
+  })
+  .strict();
+export type OrderStatusChangeInput = z.infer<typeof orderStatusChangeInputSchema>;
+
+/** POST /api/etsy/meta-status: the spec's updateEtsyMetaStatus(targetUserId, receiptId, newStatus). */
+export const etsyMetaStatusInputSchema = z
+  .object({
+    targetUserId: z.string().max(100).optional(),
+    receiptId: z.string().trim().min(1).max(100),
+    newStatus: z.enum(ORDER_STATUSES),
+    reason: z.string().trim().max(500).default(''),
+  })
+  .strict();
+export type EtsyMetaStatusInput = z.infer<typeof etsyMetaStatusInputSchema>;
+
+/** Statuses from which the seller may still cancel an order themselves (before production). */
+export const SELLER_CANCELLABLE_STATUSES: readonly OrderStatus[] = ['received', 'on_hold', 'accepted'];

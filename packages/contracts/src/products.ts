@@ -13,6 +13,8 @@ export const variantPartInputSchema = z
 
 export const variantInputSchema = z
   .object({
+    /** On an update, the id of an existing variant to keep (its listings stay linked); absent = new variant. */
+    id: z.uuid('Not a valid variant id').optional(),
     name: z.string().trim().min(1).max(120),
     sku: skuSchema,
     packaging: z.string().trim().max(120).default('standard'),
@@ -60,3 +62,21 @@ export const productSchema = z.object({
   updatedAt: z.string(),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/** Packaging names the web app suggests; packaging is free text the print farm reads. */
+export const PACKAGING_SUGGESTIONS = ['standard', 'gift box', 'kit', 'bulk'] as const;
+
+export const productListQuerySchema = z
+  .object({
+    search: z.string().trim().max(200).default(''),
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(24),
+    targetUserId: z.string().max(100).optional(),
+  })
+  .strict();
+export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+
+export const productListSchema = z.object({ products: z.array(productSchema), total: z.number().int() });
+export type ProductList = z.infer<typeof productListSchema>;
+export type ProductVariant = Product['variants'][number];
+export type ProductPart = ProductVariant['parts'][number];

@@ -34,6 +34,7 @@ export const ROUTES = [
   { path: '/products', title: 'Products', access: 'signed-in' },
   { path: '/fulfillment-history', title: 'Fulfillment History', access: 'signed-in' },
   { path: '/welcome', title: 'Welcome', access: 'signed-in' },
+  { path: '/orders', title: 'Orders', access: 'signed-in' },
   { path: '/connect-store', title: 'Connect Store', access: 'beta' },
   { path: '/link-listings', title: 'Link Listings', access: 'beta' },
   { path: '/affiliate-links', title: 'Affiliate Links', access: 'beta' },
@@ -42,6 +43,7 @@ export const ROUTES = [
   { path: '/shipping-profiles', title: 'Shipping Profiles', access: 'admin' },
   { path: '/admin-fulfillment-history', title: 'Admin Fulfillment History', access: 'admin' },
   { path: '/affiliates', title: 'Affiliates', access: 'admin' },
+  { path: '/admin-orders', title: 'All Orders', access: 'admin' },
 ] as const satisfies readonly RouteDef[];
 
 export type AppPath = (typeof ROUTES)[number]['path'];

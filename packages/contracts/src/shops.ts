@@ -47,3 +47,51 @@ export const listingSchema = z.object({
   linkSource: z.enum(['sku', 'manual']).nullable(),
 });
 export type Listing = z.infer<typeof listingSchema>;
+
+/* ---------- Connecting, syncing and linking (issue 4, shops core) ---------- */
+
+export const listingListSchema = z.object({
+  items: z.array(listingSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type ListingList = z.infer<typeof listingListSchema>;
+
+/** POST /api/shops/:platform/connect. `shopHost` is the Shopify store domain. */
+export const shopConnectInputSchema = z
+  .object({
+    shopHost: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'Enter your store domain, like my-store.myshopify.com')
+      .optional(),
+  })
+  .strict();
+export type ShopConnectInput = z.infer<typeof shopConnectInputSchema>;
+
+/** Which platforms can be connected on this server, and how. */
+export const shopPlatformsSchema = z.object({
+  platforms: z.array(z.object({ platform: z.enum(PLATFORMS), label: z.string(), oauth: z.boolean() })),
+});
+export type ShopPlatforms = z.infer<typeof shopPlatformsSchema>;
+
+export const shopSyncResultSchema = z.object({
+  listings: z.number().int(),
+  linked: z.number().int(),
+  ordersReceived: z.number().int(),
+  ordersCreated: z.number().int(),
+});
+export type ShopSyncResult = z.infer<typeof shopSyncResultSchema>;
+
+export const listingLinkInputSchema = z.object({ variantId: z.uuid('Choose a product variant') }).strict();
+
+/** A product variant the seller can link a listing to. */
+export const variantOptionSchema = z.object({
+  id: z.string(),
+  sku: z.string(),
+  productName: z.string(),
+  variantName: z.string(),
+});
+export type VariantOption = z.infer<typeof variantOptionSchema>;

@@ -1,4 +1,4 @@
-import { PgBoss, fromPglite, type Job } from 'pg-boss';
+import { PgBoss, fromPglite, type Job, type QueuePolicy } from 'pg-boss';
 import pg from 'pg';
 import type { DatabaseHandle } from '../db/client.ts';
 
@@ -10,17 +10,26 @@ import type { DatabaseHandle } from '../db/client.ts';
 export const QUEUES = {
   slicePrintConfig: 'slice-print-config',
   // ── issue 4 queues: add here, with their policy in QUEUE_OPTIONS ──
+  shopSync: 'shop-sync',
+  webhookDelivery: 'webhook-delivery',
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /** Per-queue policy: attempts, backoff and how long one attempt may run. */
-const QUEUE_OPTIONS: Record<Exclude<QueueName, 'dead-letter'>, { retryLimit: number; retryDelay: number; expireInSeconds: number }> = {
+const QUEUE_OPTIONS: Record<
+  Exclude<QueueName, 'dead-letter'>,
+  { retryLimit: number; retryDelay: number; expireInSeconds: number; policy?: QueuePolicy }
+> = {
   'slice-print-config': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
+  // One queued and one running sync per shop (singletonKey = shop id): policy 'stately'.
+  'shop-sync': { retryLimit: 4, retryDelay: 30, expireInSeconds: 10 * 60, policy: 'stately' },
+  // Order API webhooks: 8 retries, jittered and doubling from ~30 s (a few hours in all, like Shopify's 8 over 4 h).
+  'webhook-delivery': { retryLimit: 8, retryDelay: 15, expireInSeconds: 60 },
 };
 
 export interface JobQueue {
-  send<T extends object>(queue: QueueName, data: T, options?: { singletonKey?: string }): Promise<string | null>;
+  send<T extends object>(queue: QueueName, data: T, options?: { singletonKey?: string; startAfter?: number | Date }): Promise<string | null>;
   work<T extends object>(queue: QueueName, handler: (data: T, job: Job<T>) => Promise<void>): Promise<void>;
   /** Jobs that ran out of attempts, newest first. */
   deadLetters(limit: number): Promise<{ id: string; queue: string; data: unknown; failedAt: string }[]>;

@@ -47,6 +47,9 @@ export interface DesignLimits {
   readonly quotaBytes: number;
 }
 
+/** Names of the products whose variants print this design or configuration (they block deletion). */
+export type ProductsUsing = (target: { designId: string } | { printConfigId: string }) => Promise<string[]>;
+
 export interface DesignServiceDeps {
   readonly designs: DesignRepository;
   readonly storage: FileStorage;
@@ -55,6 +58,7 @@ export interface DesignServiceDeps {
   readonly audit: AuditRepository;
   readonly slicing: SlicingScheduler;
   readonly limits: DesignLimits;
+  readonly productsUsing: ProductsUsing;
 }
 
 const CONTENT_TYPES = { stl: 'model/stl', obj: 'model/obj', '3mf': 'model/3mf' } as const;
@@ -85,7 +89,14 @@ function meshErrorToAppError(error: MeshError, fileName: string): AppError {
 }
 
 export function createDesignService(deps: DesignServiceDeps) {
-  const { designs, storage, worker, prices, audit, slicing, limits } = deps;
+  const { designs, storage, worker, prices, audit, slicing, limits, productsUsing } = deps;
+
+  async function refuseIfInUse(target: Parameters<ProductsUsing>[0], what: string): Promise<void> {
+    const names = await productsUsing(target);
+    if (names.length > 0) {
+      throw new AppError('conflict', `This ${what} is part of ${names.map((n) => `“${n}”`).join(', ')}. Remove it from the product first.`);
+    }
+  }
 
   async function visible(actor: Actor, designId: string): Promise<DesignWithConfigs> {
     const found = await designs.find(designId);
@@ -226,6 +237,7 @@ export function createDesignService(deps: DesignServiceDeps) {
     /** Deletes the design, its configurations and every file that belongs to it. */
     async delete(actor: Actor, designId: string): Promise<void> {
       const item = await visible(actor, designId);
+      await refuseIfInUse({ designId }, 'design');
       const removed = await designs.delete(designId);
       if (!removed) return;
       for (const key of [removed.storageKey, removed.thumbnailKey, ...removed.gcodeKeys]) if (key) await storage.delete(key);
@@ -341,6 +353,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       if ((await designs.countConfigs(config.designId)) <= 1) {
         throw new AppError('conflict', 'A design keeps at least one print configuration');
       }
+      await refuseIfInUse({ printConfigId: configId }, 'print configuration');
       await designs.deleteConfig(configId);
     },
 

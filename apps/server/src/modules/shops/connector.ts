@@ -107,3 +107,16 @@ export class MarketplaceUnavailableError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * A simulated marketplace (the sandbox shop) can also make an order arrive now, for demos and
+ * tests. `sequence` makes the order deterministic; `includeUnmatched` adds the catalogue's SKU
+ * that no product has.
+ */
+export interface SimulatingConnector extends ShopConnector {
+  simulateOrder(credentials: ShopCredentials, options: { sequence: number; includeUnmatched: boolean }): Promise<MarketplaceOrder>;
+}
+
+export function isSimulatingConnector(connector: ShopConnector): connector is SimulatingConnector {
+  return typeof (connector as Partial<SimulatingConnector>).simulateOrder === 'function';
+}

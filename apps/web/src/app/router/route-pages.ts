@@ -42,6 +42,7 @@ export const ROUTE_PAGES = {
     () => import('../../routes/app/fulfillment-history/FulfillmentHistoryPage.tsx'),
   ),
   '/welcome': lazy(() => import('../../routes/app/welcome/WelcomePage.tsx')),
+  '/orders': lazy(() => import('../../routes/app/orders/OrdersPage.tsx')),
   '/connect-store': lazy(() => import('../../routes/app/connect-store/ConnectStorePage.tsx')),
   '/link-listings': lazy(() => import('../../routes/app/link-listings/LinkListingsPage.tsx')),
   '/affiliate-links': lazy(() => import('../../routes/app/affiliate-links/AffiliateLinksPage.tsx')),
@@ -53,4 +54,5 @@ export const ROUTE_PAGES = {
     () => import('../../routes/admin/fulfillment-history/AdminFulfillmentHistoryPage.tsx'),
   ),
   '/affiliates': lazy(() => import('../../routes/admin/affiliates/AffiliatesPage.tsx')),
+  '/admin-orders': lazy(() => import('../../routes/admin/orders/AdminOrdersPage.tsx')),
 } satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

@@ -85,6 +85,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
   if (area === 'admin') {
     return [
       { label: 'Admin', to: '/admin', icon: 'admin' },
+      { label: 'Orders', to: '/admin-orders', icon: 'order' },
       { label: 'Shipping Profiles', to: '/shipping-profiles', icon: 'shipping' },
       { label: 'Fulfillment History', to: '/admin-fulfillment-history', icon: 'history' },
       { label: 'Design Files', to: '/admin-print-configs', icon: 'designs' },
@@ -96,6 +97,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
     { label: 'Create Product', to: '/create-product', icon: 'create' },
     { label: 'My Designs', to: '/my-designs', icon: 'designs' },
     { label: 'Products', to: '/products', icon: 'products' },
+    { label: 'Orders', to: '/orders', icon: 'history' },
     { label: 'Submit Order', to: '/submit-order', icon: 'order' },
     { label: 'Fulfillment History', to: '/fulfillment-history', icon: 'history' },
     { label: 'Account Settings', to: '/account-settings', icon: 'settings' },

@@ -20,6 +20,7 @@ import { OnboardingChecklist } from '../../../components/OnboardingChecklist.tsx
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { StatCard } from '../../../components/StatCard.tsx';
 import { NextStepCard } from './NextStepCard.tsx';
+import { RecentOrdersCard } from '../orders/RecentOrdersCard.tsx';
 
 export default function DashboardPage() {
   const { user, isBetaTester } = useAuth();
@@ -86,7 +87,7 @@ export default function DashboardPage() {
             label: 'Open orders',
             value: overview.data?.openOrders,
             icon: <LocalShippingOutlinedIcon />,
-            to: '/fulfillment-history',
+            to: '/orders',
           },
           {
             label: 'Connected shops',
@@ -123,6 +124,7 @@ export default function DashboardPage() {
           ) : (
             <Skeleton variant="rounded" height={160} />
           )}
+          <RecentOrdersCard />
           <Card>
             <CardContent sx={{ p: 3 }}>
               <Typography variant="h6" component="h2" gutterBottom>

@@ -1,5 +1,4 @@
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Step from '@mui/material/Step';
@@ -14,6 +13,7 @@ import { DesignGrid } from './DesignGrid.tsx';
 import { DesignUploader } from './uploader/DesignUploader.tsx';
 import { useUploadQueue } from './uploader/use-upload-queue.ts';
 import { useDesignParam } from './use-design-param.ts';
+import { CreateProductFromDesigns } from '../products/CreateProductFromDesigns.tsx';
 
 const STEPS = [
   'Upload and price the designs',
@@ -22,8 +22,8 @@ const STEPS = [
 ] as const;
 
 /**
- * §2 /create-product (where the tour's "Upload Design Files" step lands). For now this is the
- * first step of creating a product: upload and price. Grouping arrives with the products capability.
+ * §2 /create-product (where the tour's "Upload Design Files" step lands): upload and price the
+ * designs, then group the ones just uploaded into a product with its SKU.
  */
 export default function CreateProductPage() {
   const queue = useUploadQueue();
@@ -35,7 +35,7 @@ export default function CreateProductPage() {
         subtitle="Upload the 3D files of your product and see what each one costs to print."
       />
       <Stepper
-        activeStep={0}
+        activeStep={queue.designs.length > 0 ? 1 : 0}
         alternativeLabel
         sx={{ mb: 3, maxWidth: 760, display: { xs: 'none', sm: 'flex' } }}
       >
@@ -49,14 +49,9 @@ export default function CreateProductPage() {
         <DesignUploader queue={queue} onOpenDesign={openDesign} />
       </Box>
       {queue.designs.length > 0 ? <UploadedDesigns designs={queue.designs} onOpen={openDesign} /> : null}
-      <Alert severity="info" sx={{ mt: 3, maxWidth: 880 }} data-testid="products-coming">
-        Grouping designs into products (with variants and SKUs) arrives with the products capability. Your
-        uploaded designs and their configurations are kept in{' '}
-        <Box component={RouterLink} to="/my-designs" sx={{ color: 'inherit', fontWeight: 600 }}>
-          My Designs
-        </Box>{' '}
-        and will be ready to group then.
-      </Alert>
+      {queue.designs.length > 0 ? (
+        <CreateProductFromDesigns designIds={queue.designs.map((design) => design.id)} />
+      ) : null}
       <DesignDetailDialog designId={designId} onClose={closeDesign} />
     </Box>
   );

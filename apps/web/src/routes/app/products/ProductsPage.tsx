@@ -1,25 +1,186 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Pagination from '@mui/material/Pagination';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
 import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
-import { NotAvailableYet } from '../../../components/NotAvailableYet.tsx';
+import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
+import SearchIcon from '@mui/icons-material/Search';
+import type { Product } from '@layerline/contracts';
+import { useDeleteProduct, useProducts } from '../../../api/products.ts';
+import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useDebouncedValue } from '../designs/use-debounced-value.ts';
+import { ProductCard } from './ProductCard.tsx';
+import { ProductEditorDialog } from './ProductEditorDialog.tsx';
 
-const WILL_LET_YOU = [
-  'Group designs into products with variants',
-  'Assign the SKUs used by your marketplace listings',
-  "See each variant's fulfilment cost",
-] as const;
+const PAGE_SIZE = 20;
 
-/** Placeholder until this capability ships; replace the body with the real page. */
+/** Editor state: closed, a new product, or an existing one. */
+type Editing = { kind: 'closed' } | { kind: 'new' } | { kind: 'edit'; product: Product };
+
+/**
+ * §2 /products (and /link-skus): the seller's products, each variant with its SKU, packaging,
+ * printed parts, unit cost from the quotes, and how many marketplace listings are linked to it.
+ */
 export default function ProductsPage() {
+  const { showToast } = useToast();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const debouncedSearch = useDebouncedValue(search.trim(), 300);
+  const products = useProducts(debouncedSearch, page, PAGE_SIZE);
+  const remove = useDeleteProduct();
+  const [editing, setEditing] = useState<Editing>({ kind: 'closed' });
+  const [deleting, setDeleting] = useState<Product | null>(null);
+  const pageCount = products.data ? Math.max(1, Math.ceil(products.data.total / PAGE_SIZE)) : 1;
+  const hasNone = products.data?.total === 0 && debouncedSearch === '';
+  const linkedToDeleting = deleting?.variants.reduce((sum, v) => sum + v.linkedListings, 0) ?? 0;
+
+  function confirmDelete() {
+    if (!deleting) return;
+    const name = deleting.name;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        showToast(`Deleted “${name}”`);
+        setDeleting(null);
+      },
+      onError: (error) => showToast(error.message, 'error'),
+    });
+  }
+
   return (
-    <NotAvailableYet
-      title="Products"
-      summary="Your products and their variants, ready to sell."
-      willLetYou={WILL_LET_YOU}
-      meanwhile={{
-        label: 'Go to your dashboard',
-        to: '/dashboard',
-        explanation: 'Meanwhile, your dashboard shows what to set up first.',
-      }}
-      icon={<CategoryOutlinedIcon />}
-    />
+    <Box>
+      <PageHeading
+        title="Products"
+        subtitle="Group your designs into products, give each variant the SKU of its listing, and see what a unit costs."
+        actions={
+          <>
+            <Button component={RouterLink} to="/create-product" startIcon={<CloudUploadOutlinedIcon />}>
+              Upload designs
+            </Button>
+            <Button
+              variant="contained"
+              startIcon={<AddIcon />}
+              onClick={() => setEditing({ kind: 'new' })}
+              data-testid="new-product"
+            >
+              New product
+            </Button>
+          </>
+        }
+      />
+      {hasNone ? null : (
+        <TextField
+          size="small"
+          placeholder="Search by name or SKU"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setPage(1);
+          }}
+          sx={{ width: '100%', maxWidth: 420, mb: 1 }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+            htmlInput: { 'aria-label': 'Search products', 'data-testid': 'product-search' },
+          }}
+        />
+      )}
+      <Box sx={{ height: 4, mb: 1 }}>{products.isFetching && !products.isPending ? <LinearProgress /> : null}</Box>
+      {products.isError ? <Alert severity="error">{products.error.message}</Alert> : null}
+      {products.isPending ? (
+        <Stack spacing={2} aria-hidden>
+          {[0, 1, 2].map((index) => (
+            <Skeleton key={index} variant="rounded" height={160} />
+          ))}
+        </Stack>
+      ) : null}
+      {hasNone ? <EmptyState onCreate={() => setEditing({ kind: 'new' })} /> : null}
+      {products.data && products.data.total === 0 && debouncedSearch !== '' ? (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          No product matches “{debouncedSearch}”.
+        </Typography>
+      ) : null}
+      <Stack spacing={2} data-testid="product-list">
+        {products.data?.products.map((product) => (
+          <ProductCard
+            key={product.id}
+            product={product}
+            onEdit={() => setEditing({ kind: 'edit', product })}
+            onDelete={() => setDeleting(product)}
+          />
+        ))}
+      </Stack>
+      {pageCount > 1 ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
+          <Pagination count={pageCount} page={page} onChange={(_event, next) => setPage(next)} aria-label="Pages of products" />
+        </Box>
+      ) : null}
+      <ProductEditorDialog
+        open={editing.kind !== 'closed'}
+        product={editing.kind === 'edit' ? editing.product : undefined}
+        onClose={() => setEditing({ kind: 'closed' })}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete “${deleting?.name ?? ''}”?`}
+        confirmLabel="Delete product"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
+        Its variants and their SKUs are removed. Your designs stay.
+        {linkedToDeleting > 0
+          ? ` ${linkedToDeleting} linked listing${linkedToDeleting === 1 ? '' : 's'} will be unlinked, and new orders for ${linkedToDeleting === 1 ? 'it' : 'them'} will wait on hold until you link them again.`
+          : ''}
+      </ConfirmDialog>
+    </Box>
+  );
+}
+
+function EmptyState({ onCreate }: { onCreate(): void }) {
+  return (
+    <Card variant="outlined" sx={{ borderStyle: 'dashed', borderRadius: 3 }} data-testid="products-empty">
+      <CardContent sx={{ textAlign: 'center', py: 6, px: 3 }}>
+        <CategoryOutlinedIcon sx={{ fontSize: 56, color: 'primary.main' }} aria-hidden />
+        <Typography variant="h6" component="h2" sx={{ mt: 1 }}>
+          No products yet
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 0.5, mb: 3, maxWidth: 520, mx: 'auto' }}>
+          A product is what your buyers order: one or more of your designs, printed the way you chose, sold in
+          variants with the SKUs of your listings. Start by uploading its 3D files.
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 1, justifyContent: 'center', flexWrap: 'wrap' }}>
+          <Button
+            component={RouterLink}
+            to="/create-product"
+            variant="contained"
+            size="large"
+            startIcon={<CloudUploadOutlinedIcon />}
+          >
+            Create your first product
+          </Button>
+          <Button size="large" onClick={onCreate}>
+            From designs I already uploaded
+          </Button>
+        </Box>
+      </CardContent>
+    </Card>
   );
 }

@@ -1,0 +1,143 @@
+/**
+ * Every GraphQL document the Shopify connector sends (Admin API 2026-01). Kept together so the
+ * contract test validates each one against Shopify's published schema
+ * (/work/shared/contracts/shopify/admin_schema_2026-01_public.graphql).
+ */
+
+export const SHOP_QUERY = /* GraphQL */ `
+  query LayerlineShop {
+    shop {
+      id
+      name
+      myshopifyDomain
+      currencyCode
+    }
+  }
+`;
+
+/** Variants of active products, 250 a page; SKUs live on variants. */
+export const PRODUCT_VARIANTS_QUERY = /* GraphQL */ `
+  query LayerlineProductVariants($after: String) {
+    productVariants(first: 250, after: $after, query: "product_status:active") {
+      nodes {
+        id
+        sku
+        title
+        price
+        image {
+          url
+        }
+        product {
+          id
+          title
+          status
+          onlineStoreUrl
+          hasOnlyDefaultVariant
+          featuredMedia {
+            preview {
+              image {
+                url
+              }
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/** Orders changed since a time ($query = "updated_at:>='…'"), oldest change first. */
+export const ORDERS_QUERY = /* GraphQL */ `
+  query LayerlineOrders($query: String!, $after: String) {
+    orders(first: 50, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+        name
+        createdAt
+        updatedAt
+        cancelledAt
+        email
+        currencyCode
+        totalPriceSet {
+          shopMoney {
+            amount
+            currencyCode
+          }
+        }
+        shippingAddress {
+          name
+          company
+          address1
+          address2
+          city
+          provinceCode
+          province
+          zip
+          countryCodeV2
+          phone
+        }
+        lineItems(first: 100) {
+          nodes {
+            id
+            sku
+            title
+            quantity
+            requiresShipping
+            originalUnitPriceSet {
+              shopMoney {
+                amount
+                currencyCode
+              }
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/** The order's fulfillment orders: fulfilment is created against the open ones. */
+export const FULFILLMENT_ORDERS_QUERY = /* GraphQL */ `
+  query LayerlineFulfillmentOrders($id: ID!) {
+    order(id: $id) {
+      id
+      fulfillmentOrders(first: 20) {
+        nodes {
+          id
+          status
+        }
+      }
+    }
+  }
+`;
+
+export const FULFILLMENT_CREATE_MUTATION = /* GraphQL */ `
+  mutation LayerlineFulfillmentCreate($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export const SHOPIFY_DOCUMENTS = {
+  SHOP_QUERY,
+  PRODUCT_VARIANTS_QUERY,
+  ORDERS_QUERY,
+  FULFILLMENT_ORDERS_QUERY,
+  FULFILLMENT_CREATE_MUTATION,
+} as const;

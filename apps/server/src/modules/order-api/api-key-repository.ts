@@ -1,0 +1,64 @@
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { apiKey } from '../../db/schema.ts';
+
+export interface ApiKeyRow {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly lastUsedAt: Date | null;
+  readonly revokedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+const columns = {
+  id: apiKey.id,
+  ownerId: apiKey.ownerId,
+  name: apiKey.name,
+  prefix: apiKey.prefix,
+  lastUsedAt: apiKey.lastUsedAt,
+  revokedAt: apiKey.revokedAt,
+  createdAt: apiKey.createdAt,
+};
+
+/** Order API keys. Only the SHA-256 of a key is stored; the key itself is never written. */
+export function createApiKeyRepository(db: Database) {
+  return {
+    async insert(row: { ownerId: string; name: string; prefix: string; keyHash: string }): Promise<ApiKeyRow> {
+      const [inserted] = await db.insert(apiKey).values(row).returning(columns);
+      if (!inserted) throw new Error('insert returned no row');
+      return inserted;
+    },
+
+    async listForOwner(ownerId: string): Promise<ApiKeyRow[]> {
+      return db.select(columns).from(apiKey).where(eq(apiKey.ownerId, ownerId)).orderBy(desc(apiKey.createdAt), apiKey.id);
+    },
+
+    /** Marks the owner's key revoked; false when the owner has no such key. */
+    async revoke(ownerId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .update(apiKey)
+        .set({ revokedAt: sql`COALESCE(${apiKey.revokedAt}, now())` })
+        .where(and(eq(apiKey.id, id), eq(apiKey.ownerId, ownerId)))
+        .returning({ id: apiKey.id });
+      return rows.length > 0;
+    },
+
+    async findByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
+      const [row] = await db.select(columns).from(apiKey).where(eq(apiKey.keyHash, keyHash));
+      return row;
+    },
+
+    /** Records use, at most once a minute per key (the condition makes concurrent calls cheap no-ops). */
+    async touch(id: string, now: Date): Promise<void> {
+      const aMinuteAgo = new Date(now.getTime() - 60_000);
+      await db
+        .update(apiKey)
+        .set({ lastUsedAt: now })
+        .where(and(eq(apiKey.id, id), or(isNull(apiKey.lastUsedAt), lt(apiKey.lastUsedAt, aMinuteAgo))));
+    },
+  };
+}
+
+export type ApiKeyRepository = ReturnType<typeof createApiKeyRepository>;

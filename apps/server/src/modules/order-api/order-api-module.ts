@@ -1,0 +1,50 @@
+import type { Database } from '../../db/client.ts';
+import { createSecretBox } from '../../platform/secret-box.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import { createApiKeyRepository } from './api-key-repository.ts';
+import { createApiKeyService } from './api-key-service.ts';
+import { createOrderApiRepository } from './order-api-repository.ts';
+import { createOrderApiService, type OrderIngestionPort, type OrderReaderPort } from './order-api-service.ts';
+import { createWebhookDeliveryService, type WebhookTransport } from './webhook-delivery-service.ts';
+import { createWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
+import { createWebhookEndpointService } from './webhook-endpoint-service.ts';
+import { createHttpWebhookTransport, resolveHost } from './webhook-http-transport.ts';
+
+/**
+ * The order API module, built once by app-context: API keys, the seller's webhook endpoint and
+ * its deliveries, API and manual orders. The orders module is reached through the ports it
+ * implements (OrderIngestionPort, OrderReaderPort).
+ */
+export function createOrderApiModule(deps: {
+  db: Database;
+  appSecret: string;
+  mode: 'development' | 'test' | 'production';
+  audit: AuditRepository;
+  ingestion: OrderIngestionPort;
+  orders: OrderReaderPort;
+  transport?: WebhookTransport;
+}) {
+  const production = deps.mode === 'production';
+  const apiKeys = createApiKeyService({ keys: createApiKeyRepository(deps.db) });
+  const webhookEndpoints = createWebhookEndpointService({
+    endpoints: createWebhookEndpointRepository(deps.db),
+    secretBox: createSecretBox(deps.appSecret),
+    production,
+    resolveHost,
+  });
+  const orderApi = createOrderApiService({
+    ingestion: deps.ingestion,
+    orders: deps.orders,
+    repository: createOrderApiRepository(deps.db),
+    audit: deps.audit,
+  });
+  const webhookDeliveries = createWebhookDeliveryService({
+    endpoints: webhookEndpoints,
+    orders: deps.orders,
+    transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: production }),
+    production,
+  });
+  return { apiKeys, webhookEndpoints, orderApi, webhookDeliveries };
+}
+
+export type OrderApiModule = ReturnType<typeof createOrderApiModule>;

@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiOrderInput, ManualOrderInput, Order, OrderStatus } from '@layerline/contracts';
+import { AppError } from '../../errors.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import type { MarketplaceOrder } from '../shops/connector.ts';
+import type { OrderApiRepository } from './order-api-repository.ts';
+import type { PublicOrder, PublicOrderList } from './order-api-schemas.ts';
+
+/** The orders module's ingestion, as this module uses it (modules/orders/order-ingestion.ts). */
+export interface OrderIngestionPort {
+  ingest(input: {
+    ownerId: string;
+    channel: string;
+    shopId: string | null;
+    platform: string;
+    order: MarketplaceOrder;
+    actor: { kind: 'user' | 'admin' | 'system' | 'marketplace'; id: string | null };
+  }): Promise<{ orderId: string; created: boolean }>;
+}
+
+/** The orders module's reader (modules/orders/order-service.ts `get`): 404 unless the viewer may see it. */
+export interface OrderReaderPort {
+  get(viewer: { id: string; isAdmin: boolean; requestId?: string }, orderId: string): Promise<Order>;
+}
+
+export interface Actor {
+  readonly id: string;
+  readonly isAdmin: boolean;
+  readonly requestId: string;
+}
+
+export const apiChannel = (ownerId: string): string => `api:${ownerId}`;
+export const manualChannel = (ownerId: string): string => `manual:${ownerId}`;
+
+/** Crockford base32: no I, L, O, U, so a number read over the phone is not misheard. */
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function shortId(): string {
+  const bytes = randomBytes(10);
+  return [...bytes].map((byte) => BASE32[byte % 32]).join('');
+}
+
+export function toPublicOrder(order: Order): PublicOrder {
+  return {
+    id: order.id,
+    externalId: order.externalId,
+    platform: order.platform,
+    status: order.status,
+    holdReason: order.holdReason,
+    customerName: order.customerName,
+    shippingAddress: order.shippingAddress,
+    items: order.items.map((item) => ({
+      sku: item.sku,
+      quantity: item.quantity,
+      matched: item.variantId !== null,
+      productName: item.productName,
+    })),
+    events: order.events.map((event) => ({
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      reason: event.reason,
+      createdAt: event.createdAt,
+    })),
+    placedAt: order.placedAt,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
+}
+
+function marketplaceOrder(externalId: string, input: { items: ApiOrderInput['items']; shippingAddress: ApiOrderInput['shippingAddress'] }, now: Date): MarketplaceOrder {
+  return {
+    externalId,
+    placedAt: now,
+    customerName: input.shippingAddress.name,
+    shippingAddress: input.shippingAddress,
+    currency: 'USD',
+    totalCents: null,
+    cancelled: false,
+    items: input.items.map((item, index) => ({
+      externalItemId: String(index + 1),
+      sku: item.sku,
+      title: '',
+      quantity: item.quantity,
+      unitPriceCents: null,
+    })),
+  };
+}
+
+/**
+ * Orders that come from the seller directly: through the order API (idempotent on the seller's
+ * externalId) and entered by hand on /submit-order. Both go through the orders module's
+ * ingestion, so they follow the same matching and lifecycle as marketplace orders.
+ */
+export function createOrderApiService(deps: {
+  ingestion: OrderIngestionPort;
+  orders: OrderReaderPort;
+  repository: OrderApiRepository;
+  audit: AuditRepository;
+  now?: () => Date;
+}) {
+  const { ingestion, orders, repository, audit } = deps;
+  const now = deps.now ?? (() => new Date());
+  const asOwner = (ownerId: string) => ({ id: ownerId, isAdmin: false });
+
+  return {
+    /** Stores the order once per (seller, externalId); a repeat returns the stored order. */
+    async submitApiOrder(ownerId: string, input: ApiOrderInput): Promise<{ order: PublicOrder; created: boolean }> {
+      const result = await ingestion.ingest({
+        ownerId,
+        channel: apiChannel(ownerId),
+        shopId: null,
+        platform: 'api',
+        order: marketplaceOrder(input.externalId, input, now()),
+        actor: { kind: 'user', id: ownerId },
+      });
+      return { order: toPublicOrder(await orders.get(asOwner(ownerId), result.orderId)), created: result.created };
+    },
+
+    /** The seller's own order (any channel); another seller's answers 404. */
+    async getOrder(ownerId: string, orderId: string): Promise<PublicOrder> {
+      return toPublicOrder(await orders.get(asOwner(ownerId), orderId));
+    },
+
+    async listOrders(ownerId: string, query: { status?: OrderStatus | undefined; limit: number; cursor?: string | undefined }): Promise<PublicOrderList> {
+      const rows = await repository.listOrders({ ownerId, status: query.status, limit: query.limit + 1, afterId: query.cursor });
+      const page = rows.slice(0, query.limit);
+      return {
+        items: page.map((row) => ({
+          id: row.id,
+          externalId: row.externalId,
+          platform: row.platform,
+          status: row.status as OrderStatus,
+          holdReason: row.holdReason,
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+        })),
+        nextCursor: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
+
+    /**
+     * A manual order: every SKU must be one of the seller's product variants (a typo would only
+     * put the order on hold); the number is `M-` + a random short id.
+     */
+    async submitManualOrder(actor: Actor, ownerId: string, input: ManualOrderInput): Promise<Order> {
+      const skus = [...new Set(input.items.map((item) => item.sku))];
+      const known = await repository.existingSkus(ownerId, skus);
+      const unknown = skus.filter((sku) => !known.has(sku));
+      if (unknown.length > 0) {
+        const list = unknown.map((sku) => `“${sku}”`).join(', ');
+        throw new AppError('bad-request', `${unknown.length === 1 ? 'SKU' : 'SKUs'} ${list} ${unknown.length === 1 ? 'is' : 'are'} not one of your product variants`);
+      }
+      const orderActor = { kind: actor.isAdmin ? ('admin' as const) : ('user' as const), id: actor.id };
+      // 50 random bits: a repeat is practically impossible, but a repeat would read back another
+      // order (ingestion is idempotent), so only a freshly created order counts.
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const externalId = `M-${shortId()}`;
+        const result = await ingestion.ingest({
+          ownerId,
+          channel: manualChannel(ownerId),
+          shopId: null,
+          platform: 'manual',
+          order: marketplaceOrder(externalId, input, now()),
+          actor: orderActor,
+        });
+        if (!result.created) continue;
+        // Who placed it (and, for now, its note: the order table has no note column yet).
+        await audit.record({
+          actorId: actor.id,
+          targetUserId: ownerId,
+          action: ownerId === actor.id ? 'order.manual' : 'order.manual.for-user',
+          detail: { orderId: result.orderId, externalId, note: input.note, items: input.items },
+          requestId: actor.requestId,
+        });
+        return orders.get({ id: actor.id, isAdmin: actor.isAdmin }, result.orderId);
+      }
+      throw new AppError('unavailable', 'Could not number the order; please try again');
+    },
+  };
+}
+
+export type OrderApiService = ReturnType<typeof createOrderApiService>;

@@ -1,0 +1,393 @@
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { OrderStatus } from '@layerline/contracts';
+import type { Database } from '../../db/client.ts';
+import {
+  listing,
+  order,
+  orderEvent,
+  orderItem,
+  product,
+  productVariant,
+  shopConnection,
+  user,
+  type ShippingAddressJson,
+} from '../../db/schema.ts';
+
+export type OrderRow = typeof order.$inferSelect;
+export type OrderItemRow = typeof orderItem.$inferSelect;
+
+export type ActorKind = 'user' | 'admin' | 'system' | 'marketplace';
+
+export interface EventActor {
+  readonly kind: ActorKind;
+  readonly id: string | null;
+}
+
+export interface NewOrder {
+  ownerId: string;
+  shopId: string | null;
+  channel: string;
+  platform: string;
+  externalId: string;
+  status: OrderStatus;
+  holdReason: string | null;
+  customerName: string;
+  shippingAddress: ShippingAddressJson;
+  currency: string;
+  totalCents: number | null;
+  placedAt: Date;
+}
+
+export interface NewOrderItem {
+  externalItemId: string;
+  sku: string;
+  title: string;
+  quantity: number;
+  unitPriceCents: number | null;
+  variantId: string | null;
+}
+
+export interface NewOrderEvent {
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  actor: EventActor;
+  reason: string;
+}
+
+export interface OrderListFilter {
+  ownerId: string | null;
+  status: OrderStatus | null;
+  search: string;
+  from: Date | null;
+  to: Date | null;
+  page: number;
+  limit: number;
+}
+
+export interface OrderSummaryRow {
+  order: OrderRow;
+  ownerEmail: string;
+  shopName: string | null;
+  itemCount: number;
+}
+
+export interface OrderDetailRow extends OrderSummaryRow {
+  items: (OrderItemRow & { productName: string | null; variantName: string | null })[];
+  events: {
+    id: string;
+    fromStatus: string | null;
+    toStatus: string;
+    actorKind: string;
+    actorEmail: string | null;
+    reason: string;
+    createdAt: Date;
+  }[];
+}
+
+const escapeLike = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Orders, their items and their status history. Only this file touches those tables. */
+export function createOrderRepository(db: Database) {
+  async function summaries(
+    where: ReturnType<typeof and>,
+    page: number,
+    limit: number,
+  ): Promise<{ items: OrderSummaryRow[]; total: number }> {
+    const itemCount = sql<number>`(select count(*)::int from "order_item" where "order_item"."order_id" = "order"."id")`;
+    const rows = await db
+      .select({ order, ownerEmail: user.email, shopName: shopConnection.name, itemCount })
+      .from(order)
+      .innerJoin(user, eq(user.id, order.ownerId))
+      .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
+      .where(where)
+      .orderBy(desc(order.placedAt), desc(order.id))
+      .limit(limit)
+      .offset((page - 1) * limit);
+    const [totalRow] = await db
+      .select({ total: count() })
+      .from(order)
+      .innerJoin(user, eq(user.id, order.ownerId))
+      .where(where);
+    return {
+      items: rows.map((row) => ({ ...row, itemCount: Number(row.itemCount) })),
+      total: totalRow?.total ?? 0,
+    };
+  }
+
+  return {
+    /**
+     * Stores a new order with its items and first events, all or nothing. Idempotent on
+     * (channel, externalId): when the order is already there (or another delivery of it is being
+     * stored right now) nothing is written and the existing order is returned.
+     */
+    async insertIfNew(
+      newOrder: NewOrder,
+      items: readonly NewOrderItem[],
+      events: readonly NewOrderEvent[],
+    ): Promise<{ orderId: string; status: OrderStatus; created: boolean }> {
+      return db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(order)
+          .values(newOrder)
+          .onConflictDoNothing({ target: [order.channel, order.externalId] })
+          .returning({ id: order.id });
+        if (inserted) {
+          if (items.length > 0)
+            await tx.insert(orderItem).values(items.map((item) => ({ ...item, orderId: inserted.id })));
+          if (events.length > 0) {
+            // Distinct, increasing times keep the timeline in order even within one transaction.
+            const base = Date.now();
+            await tx.insert(orderEvent).values(
+              events.map((event, index) => ({
+                orderId: inserted.id,
+                fromStatus: event.fromStatus,
+                toStatus: event.toStatus,
+                actorKind: event.actor.kind,
+                actorId: event.actor.id,
+                reason: event.reason,
+                createdAt: new Date(base + index),
+              })),
+            );
+          }
+          return { orderId: inserted.id, status: newOrder.status, created: true };
+        }
+        const [existing] = await tx
+          .select({ id: order.id, status: order.status })
+          .from(order)
+          .where(and(eq(order.channel, newOrder.channel), eq(order.externalId, newOrder.externalId)));
+        if (!existing) throw new Error('order conflict without an existing row');
+        return { orderId: existing.id, status: existing.status as OrderStatus, created: false };
+      });
+    },
+
+    async findByChannel(channel: string, externalId: string): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(order)
+        .where(and(eq(order.channel, channel), eq(order.externalId, externalId)));
+      return row;
+    },
+
+    async find(id: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(order).where(eq(order.id, id));
+      return row;
+    },
+
+    /** An Etsy order of the seller by its receipt id (any of their Etsy shops). */
+    async findByPlatformExternalId(
+      ownerId: string,
+      platform: string,
+      externalId: string,
+    ): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(order)
+        .where(
+          and(eq(order.ownerId, ownerId), eq(order.platform, platform), eq(order.externalId, externalId)),
+        )
+        .orderBy(desc(order.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    async detail(id: string): Promise<OrderDetailRow | undefined> {
+      const [row] = await db
+        .select({ order, ownerEmail: user.email, shopName: shopConnection.name })
+        .from(order)
+        .innerJoin(user, eq(user.id, order.ownerId))
+        .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
+        .where(eq(order.id, id));
+      if (!row) return undefined;
+      const items = await db
+        .select({ item: orderItem, productName: product.name, variantName: productVariant.name })
+        .from(orderItem)
+        .leftJoin(productVariant, eq(productVariant.id, orderItem.variantId))
+        .leftJoin(product, eq(product.id, productVariant.productId))
+        .where(eq(orderItem.orderId, id))
+        .orderBy(asc(orderItem.sku), asc(orderItem.id));
+      const events = await db
+        .select({
+          id: orderEvent.id,
+          fromStatus: orderEvent.fromStatus,
+          toStatus: orderEvent.toStatus,
+          actorKind: orderEvent.actorKind,
+          actorEmail: user.email,
+          reason: orderEvent.reason,
+          createdAt: orderEvent.createdAt,
+        })
+        .from(orderEvent)
+        .leftJoin(user, eq(user.id, orderEvent.actorId))
+        .where(eq(orderEvent.orderId, id))
+        .orderBy(asc(orderEvent.createdAt), asc(orderEvent.id));
+      return {
+        ...row,
+        itemCount: items.length,
+        items: items.map((i) => ({ ...i.item, productName: i.productName, variantName: i.variantName })),
+        events,
+      };
+    },
+
+    async list(filter: OrderListFilter): Promise<{ items: OrderSummaryRow[]; total: number }> {
+      const pattern = filter.search ? escapeLike(filter.search) : null;
+      const where = and(
+        filter.ownerId ? eq(order.ownerId, filter.ownerId) : undefined,
+        filter.status ? eq(order.status, filter.status) : undefined,
+        filter.from ? gte(order.placedAt, filter.from) : undefined,
+        filter.to ? lt(order.placedAt, filter.to) : undefined,
+        pattern
+          ? or(
+              ilike(order.externalId, pattern),
+              ilike(order.customerName, pattern),
+              ilike(user.email, pattern),
+              sql`${order.id}::text = ${filter.search}`,
+              sql`exists (select 1 from "order_item" oi where oi."order_id" = "order"."id" and (oi."sku" ilike ${pattern} or oi."title" ilike ${pattern}))`,
+            )
+          : undefined,
+      );
+      return summaries(where, filter.page, filter.limit);
+    },
+
+    /**
+     * Compare-and-set status change with its event, in one transaction: it only happens when the
+     * order is still `from`, so two concurrent changes cannot both apply.
+     */
+    async transition(
+      orderId: string,
+      from: OrderStatus,
+      to: OrderStatus,
+      event: { actor: EventActor; reason: string },
+      holdReason: string | null,
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(order)
+          .set({ status: to, holdReason, updatedAt: new Date() })
+          .where(and(eq(order.id, orderId), eq(order.status, from)))
+          .returning({ id: order.id });
+        if (updated.length === 0) return false;
+        await tx.insert(orderEvent).values({
+          orderId,
+          fromStatus: from,
+          toStatus: to,
+          actorKind: event.actor.kind,
+          actorId: event.actor.id,
+          reason: event.reason,
+        });
+        return true;
+      });
+    },
+
+    /** On-hold orders of a seller that still have items without a variant, with those items. */
+    async onHoldWithUnmatched(ownerId: string): Promise<{ order: OrderRow; unmatched: OrderItemRow[] }[]> {
+      const rows = await db
+        .select({ order, item: orderItem })
+        .from(order)
+        .innerJoin(orderItem, eq(orderItem.orderId, order.id))
+        .where(and(eq(order.ownerId, ownerId), eq(order.status, 'on_hold'), isNull(orderItem.variantId)));
+      const byOrder = new Map<string, { order: OrderRow; unmatched: OrderItemRow[] }>();
+      for (const row of rows) {
+        const entry = byOrder.get(row.order.id) ?? { order: row.order, unmatched: [] };
+        entry.unmatched.push(row.item);
+        byOrder.set(row.order.id, entry);
+      }
+      return [...byOrder.values()];
+    },
+
+    async setItemVariants(matches: readonly { itemId: string; variantId: string }[]): Promise<void> {
+      if (matches.length === 0) return;
+      await db.transaction(async (tx) => {
+        for (const match of matches) {
+          await tx
+            .update(orderItem)
+            .set({ variantId: match.variantId })
+            .where(and(eq(orderItem.id, match.itemId), isNull(orderItem.variantId)));
+        }
+      });
+    },
+
+    async setHoldReason(orderId: string, holdReason: string): Promise<void> {
+      await db
+        .update(order)
+        .set({ holdReason, updatedAt: new Date() })
+        .where(and(eq(order.id, orderId), eq(order.status, 'on_hold')));
+    },
+
+    /**
+     * The VariantLookup fallback: the seller's variants by SKU, with their product's name. (The
+     * products module's own lookup replaces it once that module exists.)
+     */
+    async findVariantsBySkus(
+      ownerId: string,
+      skus: readonly string[],
+    ): Promise<Map<string, { variantId: string; productName: string; variantName: string }>> {
+      const result = new Map<string, { variantId: string; productName: string; variantName: string }>();
+      if (skus.length === 0) return result;
+      const rows = await db
+        .select({
+          sku: productVariant.sku,
+          variantId: productVariant.id,
+          variantName: productVariant.name,
+          productName: product.name,
+        })
+        .from(productVariant)
+        .innerJoin(product, eq(product.id, productVariant.productId))
+        .where(and(eq(productVariant.ownerId, ownerId), inArray(productVariant.sku, [...new Set(skus)])));
+      for (const row of rows)
+        result.set(row.sku, {
+          variantId: row.variantId,
+          productName: row.productName,
+          variantName: row.variantName,
+        });
+      return result;
+    },
+
+    /**
+     * Variants chosen for a SKU through a linked listing of the seller (a manual link can join a
+     * listing SKU to a variant with another SKU). Listings of `shopId` win over other shops'.
+     */
+    async linkedVariantsBySkus(
+      ownerId: string,
+      shopId: string | null,
+      skus: readonly string[],
+    ): Promise<Map<string, string>> {
+      const result = new Map<string, string>();
+      const wanted = [...new Set(skus)].filter((s) => s !== '');
+      if (wanted.length === 0) return result;
+      const rows = await db
+        .select({ sku: listing.sku, shopId: listing.shopId, variantId: listing.linkedVariantId })
+        .from(listing)
+        .where(
+          and(
+            eq(listing.ownerId, ownerId),
+            inArray(listing.sku, wanted),
+            sql`${listing.linkedVariantId} is not null`,
+          ),
+        );
+      for (const row of rows) {
+        if (!row.variantId) continue;
+        if (!result.has(row.sku) || row.shopId === shopId) result.set(row.sku, row.variantId);
+      }
+      return result;
+    },
+
+    async countOpenForOwner(ownerId: string): Promise<number> {
+      const [row] = await db
+        .select({ total: count() })
+        .from(order)
+        .where(
+          and(
+            eq(order.ownerId, ownerId),
+            inArray(order.status, ['received', 'on_hold', 'accepted', 'in_production', 'printed', 'packed']),
+          ),
+        );
+      return row?.total ?? 0;
+    },
+
+    async countForChannel(channel: string): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(order).where(eq(order.channel, channel));
+      return row?.total ?? 0;
+    },
+  };
+}
+
+export type OrderRepository = ReturnType<typeof createOrderRepository>;

@@ -1,0 +1,192 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from '@fastify/type-provider-zod';
+import { z } from 'zod';
+import {
+  ORDER_STATUSES,
+  etsyMetaStatusInputSchema,
+  orderListSchema,
+  orderSchema,
+  orderStatusChangeInputSchema,
+} from '@layerline/contracts';
+import { AppError } from '../../errors.ts';
+import { requireAdmin, requireViewer, subjectUserId } from '../../http/viewer.ts';
+import type { OrderListOptions, OrderService, OrderViewer } from './order-service.ts';
+
+const idParams = z.object({ id: z.uuid('Not a valid id') }).strict();
+const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2025-03-15')
+  .transform((v) => new Date(`${v}T00:00:00Z`));
+
+const listQuery = z
+  .object({
+    status: z.enum(ORDER_STATUSES).optional(),
+    search: z.string().trim().max(200).default(''),
+    /** Placed on or after this day (UTC). */
+    from: dateParam.optional(),
+    /** Placed on or before this day (UTC). */
+    to: dateParam.optional(),
+    page: z.coerce.number().int().min(1).default(1),
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    targetUserId: z.string().max(100).optional(),
+  })
+  .strict();
+type ListQuery = z.infer<typeof listQuery>;
+
+function options(q: ListQuery): OrderListOptions {
+  return {
+    status: q.status ?? null,
+    search: q.search,
+    from: q.from ?? null,
+    to: q.to ? new Date(q.to.getTime() + 24 * 3600 * 1000) : null,
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+function viewerOf(request: FastifyRequest): OrderViewer {
+  const viewer = requireViewer(request);
+  return { id: viewer.id, isAdmin: viewer.isAdmin, requestId: request.id };
+}
+
+/** Syncs every shop of a seller (for ?refresh=true); it may take no longer than the timeout. */
+export type OwnerSync = (ownerId: string) => Promise<void>;
+
+const REFRESH_TIMEOUT_MS = 20_000;
+
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AppError('unavailable', 'The marketplaces are slow to answer; showing the orders we have', {
+            retryAfterSeconds: 30,
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function registerOrderRoutes(
+  app: FastifyInstance,
+  deps: { orders: OrderService; syncOwnerOrders: OwnerSync; refreshTimeoutMs?: number },
+): void {
+  const { orders } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The seller's orders (admins: any seller's with targetUserId)",
+        querystring: listQuery,
+        response: { 200: orderListSchema },
+      },
+    },
+    async (request) => {
+      const viewer = requireViewer(request);
+      return orders.listForOwner(subjectUserId(viewer, request.query.targetUserId), options(request.query));
+    },
+  );
+
+  api.get(
+    '/api/admin/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "Every seller's orders (admins)",
+        querystring: listQuery.omit({ targetUserId: true }),
+        response: { 200: orderListSchema },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return orders.listAll(options(request.query));
+    },
+  );
+
+  api.get(
+    '/api/makerforge/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "getMakerforgeOrders: the seller's orders; ?refresh=true syncs every shop first",
+        querystring: listQuery.extend({ refresh: z.enum(['true', 'false', '1', '0']).optional() }),
+        response: { 200: orderListSchema },
+      },
+    },
+    async (request) => {
+      const viewer = requireViewer(request);
+      const ownerId = subjectUserId(viewer, request.query.targetUserId);
+      if (request.query.refresh === 'true' || request.query.refresh === '1') {
+        try {
+          await withTimeout(deps.syncOwnerOrders(ownerId), deps.refreshTimeoutMs ?? REFRESH_TIMEOUT_MS);
+        } catch (error) {
+          // A slow or failing marketplace must not hide the orders already here.
+          request.log.warn({ err: error, ownerId }, 'order refresh incomplete');
+        }
+      }
+      return orders.listForOwner(ownerId, options(request.query));
+    },
+  );
+
+  api.get(
+    '/api/orders/:id',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'An order with its items and timeline',
+        params: idParams,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => orders.get(viewerOf(request), request.params.id),
+  );
+
+  api.post(
+    '/api/orders/:id/status',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          'Moves an order through its lifecycle (admins); a seller may cancel their own order before production',
+        params: idParams,
+        body: orderStatusChangeInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) =>
+      orders.changeStatus(viewerOf(request), request.params.id, request.body.to, request.body.reason),
+  );
+
+  api.post(
+    '/api/etsy/meta-status',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "updateEtsyMetaStatus: changes the status of the seller's Etsy order with this receipt id",
+        body: etsyMetaStatusInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const ownerId = subjectUserId(requireViewer(request), request.body.targetUserId);
+      return orders.updateEtsyMetaStatus(
+        viewer,
+        ownerId,
+        request.body.receiptId,
+        request.body.newStatus,
+        request.body.reason,
+      );
+    },
+  );
+}

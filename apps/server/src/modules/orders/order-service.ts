@@ -1,0 +1,331 @@
+import {
+  SELLER_CANCELLABLE_STATUSES,
+  shippingAddressSchema,
+  type Order,
+  type OrderList,
+  type OrderStatus,
+  type OrderSummary,
+} from '@layerline/contracts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import { canTransition, TransitionError } from './order-lifecycle.ts';
+import type {
+  EventActor,
+  OrderDetailRow,
+  OrderRepository,
+  OrderRow,
+  OrderSummaryRow,
+} from './order-repository.ts';
+
+/**
+ * Finds the seller's product variants by SKU. The products module provides it
+ * (`findVariantsBySkus`); until then app-context passes the orders repository's own query.
+ */
+export type VariantLookup = (
+  ownerId: string,
+  skus: string[],
+) => Promise<Map<string, { variantId: string; productName: string; variantName: string }>>;
+
+/** After a status change has been committed: who subscribes (the order API's webhooks) hears of it. */
+export interface OrderStatusChangeEvent {
+  readonly orderId: string;
+  readonly ownerId: string;
+  readonly channel: string;
+  /** null when the order has just been created (then `to` is its first settled status). */
+  readonly from: OrderStatus | null;
+  readonly to: OrderStatus;
+}
+export type OrderStatusListener = (event: OrderStatusChangeEvent) => Promise<void>;
+
+/** Who is asking, as the routes resolve it. */
+export interface OrderViewer {
+  readonly id: string;
+  readonly isAdmin: boolean;
+  readonly requestId?: string;
+}
+
+export interface OrderListOptions {
+  status: OrderStatus | null;
+  search: string;
+  from: Date | null;
+  to: Date | null;
+  page: number;
+  limit: number;
+}
+
+/** Which variant each SKU maps to: the seller's variant with that SKU, else a listing linked by hand. */
+export function createSkuMatcher(lookup: VariantLookup, repository: OrderRepository) {
+  return async (
+    ownerId: string,
+    shopId: string | null,
+    skus: readonly string[],
+  ): Promise<Map<string, string>> => {
+    const unique = [...new Set(skus)];
+    const result = new Map<string, string>();
+    if (unique.length === 0) return result;
+    const variants = await lookup(ownerId, unique);
+    for (const [sku, variant] of variants) result.set(sku, variant.variantId);
+    const missing = unique.filter((sku) => !result.has(sku));
+    if (missing.length > 0) {
+      for (const [sku, variantId] of await repository.linkedVariantsBySkus(ownerId, shopId, missing))
+        result.set(sku, variantId);
+    }
+    return result;
+  };
+}
+export type SkuMatcher = ReturnType<typeof createSkuMatcher>;
+
+const iso = (date: Date): string => date.toISOString();
+
+function summaryDto(row: OrderSummaryRow): OrderSummary {
+  const o = row.order;
+  return {
+    id: o.id,
+    ownerId: o.ownerId,
+    ownerEmail: row.ownerEmail,
+    platform: o.platform,
+    shopId: o.shopId,
+    shopName: row.shopName,
+    externalId: o.externalId,
+    status: o.status as OrderStatus,
+    holdReason: o.holdReason,
+    customerName: o.customerName,
+    shippingAddress: shippingAddressSchema.parse({ ...emptyAddress, ...o.shippingAddress }),
+    currency: o.currency,
+    totalCents: o.totalCents,
+    placedAt: iso(o.placedAt),
+    createdAt: iso(o.createdAt),
+    updatedAt: iso(o.updatedAt),
+    itemCount: row.itemCount,
+  };
+}
+
+const emptyAddress = { company: '', line2: '', region: '', phone: '', email: '' };
+
+function detailDto(row: OrderDetailRow): Order {
+  const { itemCount: _count, ...summary } = summaryDto(row);
+  return {
+    ...summary,
+    items: row.items.map((item) => ({
+      id: item.id,
+      sku: item.sku,
+      title: item.title,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+      variantId: item.variantId,
+      productName: item.productName
+        ? item.variantName
+          ? `${item.productName} — ${item.variantName}`
+          : item.productName
+        : null,
+    })),
+    events: row.events.map((event) => ({
+      id: event.id,
+      fromStatus: event.fromStatus as OrderStatus | null,
+      toStatus: event.toStatus as OrderStatus,
+      actorKind: event.actorKind as 'user' | 'admin' | 'system' | 'marketplace',
+      actorEmail: event.actorEmail,
+      reason: event.reason,
+      createdAt: iso(event.createdAt),
+    })),
+  };
+}
+
+export function holdReasonFor(unmatchedSkus: readonly string[]): string {
+  return `No product variant has the SKU ${unmatchedSkus.map((s) => `“${s}”`).join(', ')}. Link the listing or add the SKU to a product.`;
+}
+
+/** Orders: lists, the order page, status changes through the lifecycle, and releasing holds. */
+export function createOrderService(deps: {
+  repository: OrderRepository;
+  audit: AuditRepository;
+  lookupVariants: VariantLookup;
+  log?: { error(obj: unknown, msg?: string): void };
+}) {
+  const { repository, audit } = deps;
+  const listeners: OrderStatusListener[] = [];
+  const matchSkus = createSkuMatcher(deps.lookupVariants, repository);
+
+  async function emit(event: OrderStatusChangeEvent): Promise<void> {
+    for (const listener of listeners) {
+      try {
+        await listener(event);
+      } catch (error) {
+        // A subscriber's failure never undoes or fails the change itself (it is committed).
+        deps.log?.error({ err: error, orderId: event.orderId }, 'order status listener failed');
+      }
+    }
+  }
+
+  /**
+   * The one way a status changes after creation: checked against the lifecycle, compare-and-set on
+   * the current status, recorded as an event in the same transaction, then announced.
+   * Returns false when the order moved on meanwhile (the caller decides whether that is an error).
+   */
+  async function tryTransition(
+    current: OrderRow,
+    to: OrderStatus,
+    reason: string,
+    actor: EventActor,
+  ): Promise<boolean> {
+    const from = current.status as OrderStatus;
+    if (!canTransition(from, to)) throw new TransitionError(from, to);
+    const holdReason = to === 'on_hold' ? reason || current.holdReason || 'Put on hold' : null;
+    const changed = await repository.transition(current.id, from, to, { actor, reason }, holdReason);
+    if (changed)
+      await emit({ orderId: current.id, ownerId: current.ownerId, channel: current.channel, from, to });
+    return changed;
+  }
+
+  async function transitionOrFail(
+    current: OrderRow,
+    to: OrderStatus,
+    reason: string,
+    actor: EventActor,
+  ): Promise<void> {
+    try {
+      if (!(await tryTransition(current, to, reason, actor))) {
+        throw new AppError('conflict', 'The order changed meanwhile; reload it and try again');
+      }
+    } catch (error) {
+      if (error instanceof TransitionError) throw new AppError('conflict', error.message);
+      throw error;
+    }
+  }
+
+  async function visible(viewer: OrderViewer, orderId: string): Promise<OrderRow> {
+    const found = await repository.find(orderId);
+    // Another seller's order answers exactly like a missing one.
+    if (!found || (found.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Order');
+    return found;
+  }
+
+  async function get(viewer: OrderViewer, orderId: string): Promise<Order> {
+    await visible(viewer, orderId);
+    const row = await repository.detail(orderId);
+    if (!row) throw notFound('Order');
+    return detailDto(row);
+  }
+
+  async function changeStatus(
+    viewer: OrderViewer,
+    orderId: string,
+    to: OrderStatus,
+    reason: string,
+  ): Promise<Order> {
+    const current = await visible(viewer, orderId);
+    if (!viewer.isAdmin) {
+      if (to !== 'cancelled')
+        throw forbidden('Only Layerline can move an order through production; you may cancel it');
+      if (!SELLER_CANCELLABLE_STATUSES.includes(current.status as OrderStatus)) {
+        throw new AppError('conflict', 'This order is already in production and can no longer be cancelled');
+      }
+    }
+    await transitionOrFail(current, to, reason, { kind: viewer.isAdmin ? 'admin' : 'user', id: viewer.id });
+    if (viewer.isAdmin && current.ownerId !== viewer.id) {
+      await audit.record({
+        actorId: viewer.id,
+        targetUserId: current.ownerId,
+        action: 'order.status',
+        detail: { orderId, from: current.status, to, reason },
+        requestId: viewer.requestId,
+      });
+    }
+    return get(viewer, orderId);
+  }
+
+  return {
+    /** Subscribes to every committed status change (creation included, with `from: null`). */
+    onStatusChange(listener: OrderStatusListener): void {
+      listeners.push(listener);
+    },
+    /** For order ingestion: announces a committed change. */
+    emit,
+    tryTransition,
+    matchSkus,
+
+    get,
+    changeStatus,
+
+    async listForOwner(ownerId: string, options: OrderListOptions): Promise<OrderList> {
+      const result = await repository.list({ ownerId, ...options });
+      return {
+        items: result.items.map(summaryDto),
+        total: result.total,
+        page: options.page,
+        limit: options.limit,
+      };
+    },
+
+    async listAll(options: OrderListOptions): Promise<OrderList> {
+      const result = await repository.list({ ownerId: null, ...options });
+      return {
+        items: result.items.map(summaryDto),
+        total: result.total,
+        page: options.page,
+        limit: options.limit,
+      };
+    },
+
+    /**
+     * The spec's updateEtsyMetaStatus(targetUserId, receiptId, newStatus): the seller's Etsy order
+     * by its receipt id, moved to the new status (by the rules of changeStatus).
+     */
+    async updateEtsyMetaStatus(
+      viewer: OrderViewer,
+      ownerId: string,
+      receiptId: string,
+      newStatus: OrderStatus,
+      reason: string,
+    ): Promise<Order> {
+      const found = await repository.findByPlatformExternalId(ownerId, 'etsy', receiptId);
+      if (!found) throw notFound('Etsy order');
+      return changeStatus(viewer, found.id, newStatus, reason);
+    },
+
+    /**
+     * After a listing or a product variant was linked: items of the seller's on-hold orders whose
+     * SKU now matches get their variant; an order with every item matched is released to accepted.
+     * Returns how many orders were released.
+     */
+    async rematchOnHold(ownerId: string): Promise<number> {
+      let released = 0;
+      for (const entry of await repository.onHoldWithUnmatched(ownerId)) {
+        const matches = await matchSkus(
+          ownerId,
+          entry.order.shopId,
+          entry.unmatched.map((item) => item.sku),
+        );
+        const assigned = entry.unmatched.flatMap((item) => {
+          const variantId = matches.get(item.sku);
+          return variantId ? [{ itemId: item.id, variantId }] : [];
+        });
+        if (assigned.length === 0) continue;
+        await repository.setItemVariants(assigned);
+        const stillUnmatched = [
+          ...new Set(entry.unmatched.filter((item) => !matches.has(item.sku)).map((item) => item.sku)),
+        ];
+        if (stillUnmatched.length > 0) {
+          await repository.setHoldReason(entry.order.id, holdReasonFor(stillUnmatched));
+          continue;
+        }
+        try {
+          if (
+            await tryTransition(entry.order, 'accepted', 'Every SKU now matches a product variant', {
+              kind: 'system',
+              id: null,
+            })
+          )
+            released += 1;
+        } catch (error) {
+          if (!(error instanceof TransitionError)) throw error;
+        }
+      }
+      return released;
+    },
+
+    countOpen: (ownerId: string) => repository.countOpenForOwner(ownerId),
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

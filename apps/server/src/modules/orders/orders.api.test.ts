@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq, inArray, like } from 'drizzle-orm';
+import { order, orderEvent, orderItem } from '../../db/schema.ts';
+import { addVariants, marketplaceOrder } from '../../../test/orders-fixtures.ts';
+import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+
+let t: TestApp;
+let seller: SignedInClient;
+let other: SignedInClient;
+let admin: SignedInClient;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  seller = await t.signUp({ role: 'beta', name: 'Order Seller' });
+  other = await t.signUp({ role: 'beta', name: 'Other Seller' });
+  admin = await t.signUp({ role: 'admin' });
+  await addVariants(t.context, seller.userId, ['LL-VASE-TWIST', 'LL-PLANTER-S']);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const ingest = (ownerId: string, externalId: string, skus: string[], extra = {}) =>
+  t.context.orderIngestion.ingest({
+    ownerId,
+    channel: `test:${ownerId}`,
+    shopId: null,
+    platform: 'api',
+    order: marketplaceOrder(externalId, skus, extra),
+    actor: { kind: 'marketplace', id: null },
+  });
+
+describe('order ingestion', () => {
+  it('is idempotent under concurrent deliveries: every order stored once, no errors', async () => {
+    // 1,000 orders × 10 deliveries at once on PostgreSQL; 100 × 10 on PGlite (one embedded
+    // connection serialises every statement: 10,000 deliveries took ~36 s there; ORDERS_LOAD=1000 runs it).
+    const orders = Number(process.env.ORDERS_LOAD ?? (t.databaseKind === 'postgres' ? 1000 : 100));
+    const channel = `load:${seller.userId}`;
+    const statuses: string[] = [];
+    t.context.orders.onStatusChange(async (event) => {
+      if (event.channel === channel) statuses.push(event.to);
+    });
+    const deliveries = [];
+    for (let i = 0; i < orders; i++) {
+      const o = marketplaceOrder(`LOAD-${i}`, i % 2 ? ['LL-VASE-TWIST'] : ['LL-VASE-TWIST', 'LL-PLANTER-S']);
+      for (let d = 0; d < 10; d++) {
+        deliveries.push(
+          t.context.orderIngestion.ingest({
+            ownerId: seller.userId,
+            channel,
+            shopId: null,
+            platform: 'api',
+            order: o,
+            actor: { kind: 'marketplace', id: null },
+          }),
+        );
+      }
+    }
+    const results = await Promise.allSettled(deliveries);
+    const rejected = results.filter((r) => r.status === 'rejected');
+    expect(rejected.map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
+    const fulfilled = results.map(
+      (r) => (r as PromiseFulfilledResult<{ orderId: string; created: boolean }>).value,
+    );
+    expect(fulfilled.filter((r) => r.created)).toHaveLength(orders);
+    expect(new Set(fulfilled.map((r) => r.orderId)).size).toBe(orders);
+
+    const [stored] = await t.context.db.select({ n: count() }).from(order).where(eq(order.channel, channel));
+    expect(stored!.n).toBe(orders);
+    const ids = (
+      await t.context.db.select({ id: order.id }).from(order).where(eq(order.channel, channel))
+    ).map((r) => r.id);
+    const [items] = await t.context.db
+      .select({ n: count() })
+      .from(orderItem)
+      .where(inArray(orderItem.orderId, ids));
+    expect(items!.n).toBe(orders * 1.5);
+    const [events] = await t.context.db
+      .select({ n: count() })
+      .from(orderEvent)
+      .where(inArray(orderEvent.orderId, ids));
+    expect(events!.n).toBe(orders * 2);
+    // One "created" notification per order, none for the duplicates.
+    expect(statuses).toHaveLength(orders);
+    expect(new Set(statuses)).toEqual(new Set(['accepted']));
+  }, 60_000);
+
+  it('puts an order with an unknown SKU on hold with the reason, and linking releases it', async () => {
+    const { orderId, created } = await ingest(seller.userId, 'HOLD-1', ['LL-VASE-TWIST', 'LL-UNKNOWN-1']);
+    expect(created).toBe(true);
+    const held = await seller.get(`/api/orders/${orderId}`);
+    expect(held.status).toBe(200);
+    expect(held.body.status).toBe('on_hold');
+    expect(held.body.holdReason).toContain('LL-UNKNOWN-1');
+    expect(held.body.events.map((e: any) => [e.fromStatus, e.toStatus])).toEqual([
+      [null, 'received'],
+      ['received', 'on_hold'],
+    ]);
+    expect(held.body.items.find((i: any) => i.sku === 'LL-VASE-TWIST').productName).toContain('Test product');
+
+    // The SKU now exists on a variant: re-matching releases the order.
+    await addVariants(t.context, seller.userId, ['LL-UNKNOWN-1'], 'Late product');
+    expect(await t.context.orders.rematchOnHold(seller.userId)).toBe(1);
+    const released = await seller.get(`/api/orders/${orderId}`);
+    expect(released.body.status).toBe('accepted');
+    expect(released.body.holdReason).toBeNull();
+    expect(released.body.events.at(-1)).toMatchObject({
+      fromStatus: 'on_hold',
+      toStatus: 'accepted',
+      actorKind: 'system',
+    });
+  });
+
+  it('cancels an order when the marketplace delivers it again as cancelled, once', async () => {
+    const first = await ingest(seller.userId, 'CANCEL-1', ['LL-VASE-TWIST']);
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        ingest(seller.userId, 'CANCEL-1', ['LL-VASE-TWIST'], { cancelled: true }),
+      ),
+    );
+    expect(again.every((r) => r.orderId === first.orderId && !r.created)).toBe(true);
+    const body = (await seller.get(`/api/orders/${first.orderId}`)).body;
+    expect(body.status).toBe('cancelled');
+    expect(body.events.filter((e: any) => e.toStatus === 'cancelled')).toHaveLength(1);
+  });
+});
+
+describe('order routes', () => {
+  let orderId: string;
+  beforeAll(async () => {
+    orderId = (await ingest(seller.userId, 'ROUTE-1', ['LL-PLANTER-S'])).orderId;
+  });
+
+  it('lists the seller’s own orders with filters and paging', async () => {
+    const list = await seller.get('/api/orders?search=ROUTE-1');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((o: any) => o.externalId)).toEqual(['ROUTE-1']);
+    expect(list.body.items[0]).toMatchObject({ status: 'accepted', itemCount: 1 });
+    const held = await seller.get('/api/orders?status=on_hold&limit=5');
+    expect(held.body.items.every((o: any) => o.status === 'on_hold')).toBe(true);
+    const dated = await seller.get('/api/orders?from=2025-03-01&to=2025-03-01&search=ROUTE');
+    expect(dated.body.total).toBe(1);
+    const none = await seller.get('/api/orders?from=2025-03-02&search=ROUTE');
+    expect(none.body.total).toBe(0);
+    expect((await seller.get('/api/orders?from=yesterday')).status).toBe(400);
+    expect((await seller.get('/api/orders?bogus=1')).status).toBe(400);
+  });
+
+  it('answers 404 for another seller’s order and refuses targetUserId to non-admins', async () => {
+    expect((await other.get(`/api/orders/${orderId}`)).status).toBe(404);
+    expect((await other.post(`/api/orders/${orderId}/status`, { to: 'cancelled' })).status).toBe(404);
+    expect((await other.get(`/api/orders?targetUserId=${seller.userId}`)).status).toBe(403);
+    expect((await other.get('/api/admin/orders')).status).toBe(403);
+    expect((await t.client().get('/api/orders')).status).toBe(401);
+    const otherList = await other.get('/api/orders');
+    expect(otherList.body.items.some((o: any) => o.id === orderId)).toBe(false);
+    // Admins see any seller's orders.
+    expect((await admin.get(`/api/orders/${orderId}`)).status).toBe(200);
+    const forSeller = await admin.get(`/api/orders?targetUserId=${seller.userId}&search=ROUTE-1`);
+    expect(forSeller.body.items).toHaveLength(1);
+    const all = await admin.get('/api/admin/orders?search=ROUTE-1');
+    expect(all.body.items[0]).toMatchObject({ id: orderId, ownerEmail: seller.email });
+  });
+
+  it('walks the lifecycle: admins move orders forward, sellers may only cancel before production', async () => {
+    expect((await seller.post(`/api/orders/${orderId}/status`, { to: 'in_production' })).status).toBe(403);
+    const produced = await admin.post(`/api/orders/${orderId}/status`, {
+      to: 'in_production',
+      reason: 'Queued on printer 3',
+    });
+    expect(produced.status).toBe(200);
+    expect(produced.body.events.at(-1)).toMatchObject({
+      fromStatus: 'accepted',
+      toStatus: 'in_production',
+      actorKind: 'admin',
+      actorEmail: admin.email,
+      reason: 'Queued on printer 3',
+    });
+    // Not allowed by the lifecycle: 409 with a readable message; nothing recorded.
+    const skip = await admin.post(`/api/orders/${orderId}/status`, { to: 'shipped' });
+    expect(skip.status).toBe(409);
+    expect(skip.body.error).toMatch(/in production cannot become shipped/);
+    // The seller can no longer cancel it.
+    expect((await seller.post(`/api/orders/${orderId}/status`, { to: 'cancelled' })).status).toBe(409);
+    const after = await seller.get(`/api/orders/${orderId}`);
+    expect(after.body.status).toBe('in_production');
+    expect(after.body.events).toHaveLength(3);
+
+    const mine = (await ingest(seller.userId, 'ROUTE-2', ['LL-PLANTER-S'])).orderId;
+    const cancelled = await seller.post(`/api/orders/${mine}/status`, {
+      to: 'cancelled',
+      reason: 'Buyer changed their mind',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.events.at(-1)).toMatchObject({
+      toStatus: 'cancelled',
+      actorKind: 'user',
+      actorEmail: seller.email,
+    });
+    expect((await admin.post(`/api/orders/${mine}/status`, { to: 'accepted' })).status).toBe(409);
+    expect((await admin.post(`/api/orders/${mine}/status`, { to: 'lost' })).status).toBe(400);
+  });
+
+  it('updateEtsyMetaStatus finds the seller’s Etsy order by receipt id; admins only for others', async () => {
+    const { orderId: etsyOrder } = await t.context.orderIngestion.ingest({
+      ownerId: seller.userId,
+      channel: `etsy-test:${seller.userId}`,
+      shopId: null,
+      platform: 'etsy',
+      order: marketplaceOrder('3141592653', ['LL-VASE-TWIST']),
+      actor: { kind: 'marketplace', id: null },
+    });
+    expect(
+      (await other.post('/api/etsy/meta-status', { receiptId: '3141592653', newStatus: 'cancelled' })).status,
+    ).toBe(404);
+    expect(
+      (
+        await other.post('/api/etsy/meta-status', {
+          targetUserId: seller.userId,
+          receiptId: '3141592653',
+          newStatus: 'cancelled',
+        })
+      ).status,
+    ).toBe(403);
+    const moved = await admin.post('/api/etsy/meta-status', {
+      targetUserId: seller.userId,
+      receiptId: '3141592653',
+      newStatus: 'in_production',
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ id: etsyOrder, status: 'in_production' });
+    const audit = await t.context.audit.list(20);
+    expect(
+      audit.find(
+        (a) => a.action === 'order.status' && a.actorId === admin.userId && a.targetUserId === seller.userId,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('getMakerforgeOrders lists the seller’s orders (refresh syncs shops first)', async () => {
+    const response = await seller.get('/api/makerforge/orders?refresh=true&search=ROUTE');
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(2);
+  });
+});
+
+describe('load cleanup', () => {
+  it('keeps the seller list usable after the load test', async () => {
+    const [n] = await t.context.db.select({ n: count() }).from(order).where(like(order.externalId, 'LOAD-%'));
+    const list = await seller.get('/api/orders?limit=100&page=2');
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBeGreaterThanOrEqual(n!.n);
+  });
+});

@@ -1,0 +1,441 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  PLATFORM_LABELS,
+  type Listing,
+  type ListingList,
+  type Platform,
+  type ShopConnection,
+  type ShopPlatforms,
+  type ShopSyncResult,
+  type VariantOption,
+} from '@layerline/contracts';
+import { AppError, notFound } from '../../errors.ts';
+import type { AuditRepository } from '../audit/audit-repository.ts';
+import type { OrderIngestion } from '../orders/order-ingestion.ts';
+import type { ConnectorRegistry } from './connector-registry.ts';
+import {
+  isSimulatingConnector,
+  MarketplaceRejectedError,
+  type ShopConnector,
+  type ShopCredentials,
+} from './connector.ts';
+import type { ListingView, ShopRepository, ShopRow } from './shop-repository.ts';
+
+export interface ShopViewer {
+  readonly id: string;
+  readonly isAdmin: boolean;
+  readonly requestId?: string;
+}
+
+/** Thrown by the OAuth callback with a message fit for the seller (it goes into ?error=). */
+export class OAuthCallbackError extends Error {}
+
+export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
+/** Refresh an access token this long before it expires. */
+const TOKEN_REFRESH_MARGIN_MS = 60 * 1000;
+
+function shopDto(row: ShopRow & { listingCount: number }): ShopConnection {
+  return {
+    id: row.id,
+    platform: row.platform as Platform,
+    name: row.name,
+    externalShopId: row.externalShopId,
+    status: row.status as ShopConnection['status'],
+    statusMessage: row.statusMessage,
+    lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
+    listingCount: row.listingCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function listingDto(view: ListingView): Listing {
+  const l = view.listing;
+  return {
+    id: l.id,
+    shopId: l.shopId,
+    shopName: view.shopName,
+    platform: view.platform as Platform,
+    externalListingId: l.externalListingId,
+    externalVariantId: l.externalVariantId,
+    title: l.title,
+    sku: l.sku,
+    priceCents: l.priceCents,
+    currency: l.currency,
+    url: l.url,
+    imageUrl: l.imageUrl,
+    linkedVariantId: l.linkedVariantId,
+    linkedVariantLabel: view.productName
+      ? `${view.productName} — ${view.variantName ?? ''}`.replace(/ — $/, '')
+      : null,
+    linkSource: (l.linkSource as 'sku' | 'manual' | null) ?? null,
+  };
+}
+
+/**
+ * Shop connections and listings: connecting (the sandbox at once, marketplaces by OAuth with
+ * state and PKCE), syncing listings and orders through the platform's connector, linking
+ * listings to product variants, and disconnecting (revoke, then delete the tokens).
+ */
+export function createShopService(deps: {
+  repository: ShopRepository;
+  connectors: ConnectorRegistry;
+  ingestion: OrderIngestion;
+  /** Releases on-hold orders whose SKUs now match (the orders service's rematchOnHold). */
+  rematchOnHold: (ownerId: string) => Promise<number>;
+  audit: AuditRepository;
+}) {
+  const { repository, connectors, audit } = deps;
+
+  function connectorFor(platform: string): ShopConnector {
+    const connector = connectors.shop(platform);
+    if (!connector)
+      throw new AppError(
+        'bad-request',
+        `${PLATFORM_LABELS[platform as Platform] ?? platform} cannot be connected on this server yet`,
+      );
+    return connector;
+  }
+
+  async function visibleShop(viewer: ShopViewer, shopId: string): Promise<ShopRow> {
+    const row = await repository.find(shopId);
+    if (!row || (row.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Shop');
+    return row;
+  }
+
+  async function shopConnection(id: string): Promise<ShopConnection> {
+    const row = await repository.find(id);
+    if (!row) throw notFound('Shop');
+    const list = await repository.listForOwner(row.ownerId);
+    return shopDto(list.find((s) => s.id === id)!);
+  }
+
+  /** Credentials with a fresh access token (refreshed and stored first when about to expire). */
+  async function freshCredentials(row: ShopRow, connector: ShopConnector): Promise<ShopCredentials> {
+    const credentials = repository.credentials(row);
+    const expiresAt = credentials.tokenExpiresAt?.getTime();
+    if (
+      connector.refreshTokens &&
+      expiresAt !== undefined &&
+      expiresAt - Date.now() < TOKEN_REFRESH_MARGIN_MS
+    ) {
+      const tokens = await connector.refreshTokens(credentials);
+      await repository.updateTokens(row, tokens);
+      return {
+        ...credentials,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken ?? credentials.refreshToken,
+        tokenExpiresAt: tokens.tokenExpiresAt,
+      };
+    }
+    return credentials;
+  }
+
+  async function importListings(
+    row: ShopRow,
+    connector: ShopConnector,
+    credentials: ShopCredentials,
+  ): Promise<{ listings: number; linked: number }> {
+    const listings = await connector.listListings(credentials);
+    await repository.upsertListings(row, listings);
+    const linked = await repository.autoLinkBySku(row.ownerId);
+    if (linked > 0) await deps.rematchOnHold(row.ownerId);
+    return { listings: listings.length, linked };
+  }
+
+  /**
+   * One sync of a shop: listings (unless only orders are wanted), then orders since the cursor,
+   * each ingested idempotently. Marketplace errors propagate (the job decides about retries).
+   */
+  async function sync(shopId: string, what: { listings: boolean; orders: boolean }): Promise<ShopSyncResult> {
+    const row = await repository.find(shopId);
+    if (!row) throw notFound('Shop');
+    const connector = connectorFor(row.platform);
+    const credentials = await freshCredentials(row, connector);
+    const result: ShopSyncResult = { listings: 0, linked: 0, ordersReceived: 0, ordersCreated: 0 };
+    if (what.listings) Object.assign(result, await importListings(row, connector, credentials));
+    let cursor: string | undefined;
+    if (what.orders) {
+      const page = await connector.fetchOrders(credentials, row.syncCursor);
+      for (const order of page.orders) {
+        const ingested = await deps.ingestion.ingest({
+          ownerId: row.ownerId,
+          channel: row.id,
+          shopId: row.id,
+          platform: row.platform,
+          order,
+          actor: { kind: 'marketplace', id: null },
+        });
+        result.ordersReceived += 1;
+        if (ingested.created) result.ordersCreated += 1;
+      }
+      cursor = page.nextCursor;
+    }
+    await repository.recordSync(row.id, cursor);
+    return result;
+  }
+
+  return {
+    sync,
+
+    async platforms(): Promise<ShopPlatforms> {
+      const oauth = new Set(connectors.oauthPlatforms());
+      return {
+        platforms: connectors
+          .platforms()
+          .map((platform) => ({ platform, label: PLATFORM_LABELS[platform], oauth: oauth.has(platform) })),
+      };
+    },
+
+    async list(ownerId: string): Promise<ShopConnection[]> {
+      return (await repository.listForOwner(ownerId)).map(shopDto);
+    },
+
+    countConnected: (ownerId: string) => repository.countConnected(ownerId),
+
+    /** Every connected shop (for the periodic sync). */
+    listConnected: () => repository.listConnected(),
+
+    /** The sandbox shop: no OAuth, a new simulated shop, its listings imported at once. */
+    async connectSandbox(ownerId: string): Promise<ShopConnection> {
+      connectorFor('sandbox');
+      const externalShopId = `sandbox-${randomBytes(6).toString('hex')}`;
+      const saved = await repository.saveConnection({
+        ownerId,
+        platform: 'sandbox',
+        externalShopId,
+        name: `Sandbox shop ${externalShopId.slice(-4).toUpperCase()}`,
+        tokens: null,
+        scopes: '',
+        settings: { openedAt: new Date().toISOString() },
+      });
+      if (saved === 'taken') throw new AppError('conflict', 'Could not create a sandbox shop; try again');
+      await sync(saved.id, { listings: true, orders: false });
+      return shopConnection(saved.id);
+    },
+
+    /** Starts OAuth: a 256-bit state and a PKCE verifier, bound to the seller, valid 10 minutes. */
+    async startOAuth(
+      ownerId: string,
+      platform: string,
+      redirectUri: string,
+      shopHost: string | undefined,
+    ): Promise<{ authorizeUrl: string }> {
+      const oauth = connectors.oauth(platform);
+      if (!oauth)
+        throw new AppError(
+          'bad-request',
+          `${PLATFORM_LABELS[platform as Platform] ?? platform} cannot be connected by OAuth on this server`,
+        );
+      if (platform === 'shopify' && !shopHost)
+        throw new AppError('bad-request', 'Enter your Shopify store domain first');
+      const state = randomBytes(32).toString('base64url');
+      const codeVerifier = randomBytes(48).toString('base64url');
+      const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
+      await repository.insertState({
+        state,
+        ownerId,
+        platform,
+        codeVerifier,
+        shopHost: shopHost ?? null,
+        expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_MS),
+      });
+      return {
+        authorizeUrl: oauth.authorizeUrl({
+          state,
+          codeChallenge,
+          redirectUri,
+          ...(shopHost ? { shopHost } : {}),
+        }),
+      };
+    },
+
+    /**
+     * The OAuth callback: the state must be this seller's, for this platform, unexpired and unused
+     * (it is used up here, atomically); then the connector checks the rest and exchanges the code.
+     * Nothing is stored unless all of that passes.
+     */
+    async completeOAuth(
+      ownerId: string,
+      platform: string,
+      query: Record<string, string>,
+      redirectUri: string,
+    ): Promise<ShopConnection> {
+      const oauth = connectors.oauth(platform);
+      if (!oauth) throw new OAuthCallbackError('This marketplace cannot be connected on this server');
+      if (query.error) throw new OAuthCallbackError(query.error_description || 'Access was not granted');
+      const state = query.state;
+      if (!state)
+        throw new OAuthCallbackError('This connection request is not recognised; please start again');
+      if (!query.code) throw new OAuthCallbackError('The marketplace answered without an authorisation code');
+      const consumed = await repository.consumeState(state, ownerId, platform);
+      if (!consumed) {
+        const known = await repository.findState(state);
+        if (!known || known.ownerId !== ownerId || known.platform !== platform)
+          throw new OAuthCallbackError('This connection request is not recognised; please start again');
+        if (known.usedAt)
+          throw new OAuthCallbackError('This connection request was already used; please start again');
+        throw new OAuthCallbackError('This connection request expired; please start again');
+      }
+      let granted;
+      try {
+        granted = await oauth.completeAuthorization({
+          query,
+          codeVerifier: consumed.codeVerifier,
+          redirectUri,
+          ...(consumed.shopHost ? { shopHost: consumed.shopHost } : {}),
+        });
+      } catch (error) {
+        if (error instanceof MarketplaceRejectedError)
+          throw new OAuthCallbackError(`The marketplace refused the connection: ${error.message}`);
+        throw error;
+      }
+      const saved = await repository.saveConnection({
+        ownerId,
+        platform,
+        externalShopId: granted.externalShopId,
+        name: granted.shopName,
+        tokens: granted.tokens,
+        scopes: granted.scopes,
+        settings: granted.settings,
+      });
+      if (saved === 'taken')
+        throw new OAuthCallbackError('That shop is already connected to another Layerline account');
+      await audit.record({
+        actorId: ownerId,
+        targetUserId: ownerId,
+        action: 'shop.connect',
+        detail: { platform, shopId: saved.id },
+      });
+      return shopConnection(saved.id);
+    },
+
+    /** Disconnects: revokes the marketplace grant where possible, then deletes the row (tokens, listings). */
+    async disconnect(viewer: ShopViewer, shopId: string): Promise<void> {
+      const row = await visibleShop(viewer, shopId);
+      const connector = connectors.shop(row.platform);
+      if (connector?.revoke && row.accessTokenEnc) {
+        try {
+          await connector.revoke(repository.credentials(row));
+        } catch {
+          // The tokens are deleted below whatever the marketplace answered; the grant expires on its side.
+        }
+      }
+      await repository.delete(row.id);
+      await audit.record({
+        actorId: viewer.id,
+        targetUserId: row.ownerId,
+        action: 'shop.disconnect',
+        detail: { platform: row.platform, shopId: row.id },
+        requestId: viewer.requestId,
+      });
+    },
+
+    async syncNow(viewer: ShopViewer, shopId: string): Promise<ShopSyncResult> {
+      const row = await visibleShop(viewer, shopId);
+      try {
+        return await sync(row.id, { listings: true, orders: true });
+      } catch (error) {
+        if (error instanceof MarketplaceRejectedError) {
+          await repository.setStatus(row.id, 'error', error.message);
+          throw new AppError('bad-request', `The marketplace refused: ${error.message}`);
+        }
+        throw error;
+      }
+    },
+
+    /** Every shop of the seller, one after another (getMakerforgeListings/Orders ?refresh=true). */
+    async syncOwner(ownerId: string, what: { listings: boolean; orders: boolean }): Promise<void> {
+      for (const row of await repository.listForOwner(ownerId)) {
+        if (row.status !== 'connected') continue;
+        try {
+          await sync(row.id, what);
+        } catch (error) {
+          if (error instanceof MarketplaceRejectedError)
+            await repository.setStatus(row.id, 'error', error.message);
+          // Other shops still sync; the periodic job retries this one.
+        }
+      }
+    },
+
+    async markError(shopId: string, message: string): Promise<void> {
+      await repository.setStatus(shopId, 'error', message);
+    },
+
+    /** The sandbox: makes an order arrive now (sandbox connections only) and ingests it. */
+    async simulateOrder(
+      viewer: ShopViewer,
+      shopId: string,
+      includeUnmatched: boolean,
+    ): Promise<{ orderId: string; created: boolean }> {
+      const row = await visibleShop(viewer, shopId);
+      const connector = connectors.shop(row.platform);
+      if (row.platform !== 'sandbox' || !connector || !isSimulatingConnector(connector)) {
+        throw new AppError('bad-request', 'Only a sandbox shop can simulate orders');
+      }
+      const sequence = Date.now();
+      const order = await connector.simulateOrder(repository.credentials(row), {
+        sequence,
+        includeUnmatched,
+      });
+      return deps.ingestion.ingest({
+        ownerId: row.ownerId,
+        channel: row.id,
+        shopId: row.id,
+        platform: row.platform,
+        order,
+        actor: { kind: 'marketplace', id: null },
+      });
+    },
+
+    async listings(
+      ownerId: string,
+      filter: {
+        shopId: string | null;
+        link: 'all' | 'unmatched' | 'linked';
+        search: string;
+        page: number;
+        limit: number;
+      },
+    ): Promise<ListingList> {
+      const result = await repository.listListings({ ownerId, ...filter });
+      return {
+        items: result.items.map(listingDto),
+        total: result.total,
+        page: filter.page,
+        limit: filter.limit,
+      };
+    },
+
+    async linkListing(viewer: ShopViewer, listingId: string, variantId: string): Promise<Listing> {
+      const found = await repository.findListing(listingId);
+      if (!found || (found.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Listing');
+      // The variant must be the listing owner's: another seller's variant is answered as missing.
+      if (!(await repository.findOwnedVariant(found.ownerId, variantId))) throw notFound('Product variant');
+      await repository.setListingLink(found.id, variantId, 'manual');
+      await deps.rematchOnHold(found.ownerId);
+      const view = await repository.listingView(found.id);
+      return listingDto(view!);
+    },
+
+    async unlinkListing(viewer: ShopViewer, listingId: string): Promise<Listing> {
+      const found = await repository.findListing(listingId);
+      if (!found || (found.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Listing');
+      await repository.setListingLink(found.id, null, null);
+      const view = await repository.listingView(found.id);
+      return listingDto(view!);
+    },
+
+    /** After products change: link listings by SKU again and release what now matches. */
+    async relinkOwner(ownerId: string): Promise<number> {
+      const linked = await repository.autoLinkBySku(ownerId);
+      await deps.rematchOnHold(ownerId);
+      return linked;
+    },
+
+    async variantOptions(ownerId: string, search: string): Promise<VariantOption[]> {
+      return repository.variantOptions(ownerId, search, 50);
+    },
+  };
+}
+
+export type ShopService = ReturnType<typeof createShopService>;

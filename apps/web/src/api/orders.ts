@@ -1,0 +1,61 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Order, OrderList, OrderStatus } from '@layerline/contracts';
+import { apiFetch } from './client.ts';
+
+export interface OrderFilter {
+  status: OrderStatus | '';
+  search: string;
+  from: string;
+  to: string;
+  page: number;
+  limit: number;
+}
+
+/** Query keys of orders (kept here: only these hooks use them). */
+export const orderKeys = {
+  all: ['orders'] as const,
+  list: (scope: 'mine' | 'admin', filter: OrderFilter) => ['orders', scope, filter] as const,
+  detail: (id: string) => ['orders', 'detail', id] as const,
+};
+
+function query(filter: OrderFilter): string {
+  const params = new URLSearchParams({ page: String(filter.page), limit: String(filter.limit) });
+  if (filter.status) params.set('status', filter.status);
+  if (filter.search) params.set('search', filter.search);
+  if (filter.from) params.set('from', filter.from);
+  if (filter.to) params.set('to', filter.to);
+  return params.toString();
+}
+
+export function useOrders(filter: OrderFilter, scope: 'mine' | 'admin' = 'mine') {
+  return useQuery({
+    queryKey: orderKeys.list(scope, filter),
+    queryFn: () =>
+      apiFetch<OrderList>(`${scope === 'admin' ? '/api/admin/orders' : '/api/orders'}?${query(filter)}`),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useOrder(id: string | null) {
+  return useQuery({
+    queryKey: orderKeys.detail(id ?? ''),
+    queryFn: () => apiFetch<Order>(`/api/orders/${id}`),
+    enabled: Boolean(id),
+  });
+}
+
+export function useChangeOrderStatus() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { orderId: string; to: OrderStatus; reason: string }) =>
+      apiFetch<Order>(`/api/orders/${input.orderId}/status`, {
+        method: 'POST',
+        json: { to: input.to, reason: input.reason },
+      }),
+    onSuccess: (order) => {
+      client.setQueryData(orderKeys.detail(order.id), order);
+      void client.invalidateQueries({ queryKey: orderKeys.all });
+      void client.invalidateQueries({ queryKey: ['dashboard'] });
+    },
+  });
+}

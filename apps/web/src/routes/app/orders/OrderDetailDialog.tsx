@@ -1,0 +1,254 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
+import MenuItem from '@mui/material/MenuItem';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { SELLER_CANCELLABLE_STATUSES, type Order, type OrderStatus } from '@layerline/contracts';
+import { useChangeOrderStatus, useOrder } from '../../../api/orders.ts';
+import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
+
+/** What an admin may move an order to from each status (mirrors the server's lifecycle table). */
+const NEXT: Record<OrderStatus, OrderStatus[]> = {
+  received: ['accepted', 'on_hold', 'cancelled'],
+  on_hold: ['accepted', 'cancelled'],
+  accepted: ['in_production', 'on_hold', 'cancelled'],
+  in_production: ['printed', 'on_hold', 'cancelled'],
+  printed: ['packed', 'cancelled'],
+  packed: ['shipped', 'cancelled'],
+  shipped: ['delivered'],
+  delivered: [],
+  cancelled: [],
+};
+
+const ACTOR: Record<string, string> = {
+  user: 'Seller',
+  admin: 'Layerline',
+  system: 'Layerline (automatic)',
+  marketplace: 'Marketplace',
+};
+
+/** An order's page as a dialog: items, address, hold reason, and the timeline of its statuses. */
+export function OrderDetailDialog({
+  orderId,
+  onClose,
+  admin = false,
+}: {
+  orderId: string | null;
+  onClose(): void;
+  admin?: boolean;
+}) {
+  const order = useOrder(orderId);
+  return (
+    <Dialog
+      open={Boolean(orderId)}
+      onClose={onClose}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby="order-detail-title"
+    >
+      <DialogTitle id="order-detail-title">
+        {order.data ? (
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            Order {order.data.externalId}
+            <Chip
+              size="small"
+              label={statusLabel(order.data.status)}
+              color={statusColor(order.data.status)}
+              data-testid="order-status"
+            />
+          </Box>
+        ) : (
+          'Order'
+        )}
+      </DialogTitle>
+      <DialogContent dividers>
+        {order.isPending ? <Skeleton variant="rounded" height={240} /> : null}
+        {order.isError ? <Alert severity="error">{order.error.message}</Alert> : null}
+        {order.data ? <OrderBody order={order.data} admin={admin} /> : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
+  const a = order.shippingAddress;
+  return (
+    <Box>
+      {order.holdReason ? (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="hold-reason">
+          {order.holdReason}
+        </Alert>
+      ) : null}
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, mb: 2 }}>
+        <Box>
+          <Typography variant="overline">Ship to</Typography>
+          <Typography
+            variant="body2"
+            component="address"
+            sx={{ fontStyle: 'normal', whiteSpace: 'pre-line' }}
+          >
+            {[
+              a.name,
+              a.company,
+              a.line1,
+              a.line2,
+              `${a.postalCode} ${a.city}${a.region ? `, ${a.region}` : ''}`,
+              a.country,
+            ]
+              .filter(Boolean)
+              .join('\n')}
+          </Typography>
+        </Box>
+        <Box>
+          <Typography variant="overline">Order</Typography>
+          <Typography variant="body2">Placed {dateTime(order.placedAt)}</Typography>
+          <Typography variant="body2">
+            From {order.shopName ?? order.platform} · total {money(order.totalCents, order.currency)}
+          </Typography>
+          {admin && order.ownerEmail ? (
+            <Typography variant="body2">Seller {order.ownerEmail}</Typography>
+          ) : null}
+        </Box>
+      </Box>
+      <Table size="small" aria-label="Items" sx={{ mb: 2 }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Item</TableCell>
+            <TableCell>SKU</TableCell>
+            <TableCell>Product</TableCell>
+            <TableCell align="right">Qty</TableCell>
+            <TableCell align="right">Price</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {order.items.map((item) => (
+            <TableRow key={item.id}>
+              <TableCell>{item.title}</TableCell>
+              <TableCell>
+                <code>{item.sku}</code>
+              </TableCell>
+              <TableCell>
+                {item.productName ?? <Chip size="small" color="warning" label="No matching variant" />}
+              </TableCell>
+              <TableCell align="right">{item.quantity}</TableCell>
+              <TableCell align="right">{money(item.unitPriceCents, order.currency)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <Divider sx={{ mb: 2 }} />
+      <Typography variant="overline">Timeline</Typography>
+      <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="order-timeline">
+        {order.events.map((event) => (
+          <Box
+            component="li"
+            key={event.id}
+            sx={{ borderLeft: 2, borderColor: 'divider', pl: 2, pb: 1.5, position: 'relative' }}
+          >
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {statusLabel(event.toStatus)}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              {dateTime(event.createdAt)} · {event.actorEmail ?? ACTOR[event.actorKind] ?? event.actorKind}
+            </Typography>
+            {event.reason ? <Typography variant="body2">{event.reason}</Typography> : null}
+          </Box>
+        ))}
+      </Box>
+      <StatusActions order={order} admin={admin} />
+    </Box>
+  );
+}
+
+function StatusActions({ order, admin }: { order: Order; admin: boolean }) {
+  const { showToast } = useToast();
+  const change = useChangeOrderStatus();
+  const [to, setTo] = useState<OrderStatus | ''>('');
+  const [reason, setReason] = useState('');
+  const options = admin
+    ? NEXT[order.status]
+    : SELLER_CANCELLABLE_STATUSES.includes(order.status)
+      ? (['cancelled'] as OrderStatus[])
+      : [];
+  if (options.length === 0) return null;
+
+  const submit = (target: OrderStatus) =>
+    change.mutate(
+      { orderId: order.id, to: target, reason },
+      {
+        onSuccess: () => {
+          setTo('');
+          setReason('');
+          showToast(`Order ${statusLabel(target).toLowerCase()}`, 'success');
+        },
+        onError: (e) => showToast(e.message, 'error'),
+      },
+    );
+
+  if (!admin) {
+    return (
+      <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+        <TextField
+          size="small"
+          label="Reason (optional)"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <Button
+          color="error"
+          variant="outlined"
+          disabled={change.isPending}
+          onClick={() => submit('cancelled')}
+        >
+          Cancel order
+        </Button>
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+      <TextField
+        size="small"
+        select
+        label="Move to"
+        value={to}
+        onChange={(e) => setTo(e.target.value as OrderStatus)}
+        sx={{ minWidth: 180 }}
+      >
+        {options.map((status) => (
+          <MenuItem key={status} value={status}>
+            {statusLabel(status)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        size="small"
+        label="Reason"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        sx={{ flex: 1, minWidth: 200 }}
+      />
+      <Button variant="contained" disabled={!to || change.isPending} onClick={() => to && submit(to)}>
+        Change status
+      </Button>
+    </Box>
+  );
+}
