@@ -109,25 +109,39 @@ export function createShopService(deps: {
     return shopDto(list.find((s) => s.id === id)!);
   }
 
+  /**
+   * Refreshes in flight, per connection: concurrent jobs for one shop share one refresh (TOK-1),
+   * which matters where the marketplace rotates refresh tokens (Etsy) — a second refresh with the
+   * old token would fail with invalid_grant.
+   */
+  const refreshing = new Map<string, Promise<ShopCredentials>>();
+
   /** Credentials with a fresh access token (refreshed and stored first when about to expire). */
   async function freshCredentials(row: ShopRow, connector: ShopConnector): Promise<ShopCredentials> {
     const credentials = repository.credentials(row);
     const expiresAt = credentials.tokenExpiresAt?.getTime();
-    if (
-      connector.refreshTokens &&
-      expiresAt !== undefined &&
-      expiresAt - Date.now() < TOKEN_REFRESH_MARGIN_MS
-    ) {
-      const tokens = await connector.refreshTokens(credentials);
+    if (!connector.refreshTokens || expiresAt === undefined || expiresAt - Date.now() >= TOKEN_REFRESH_MARGIN_MS) {
+      return credentials;
+    }
+    const pending = refreshing.get(row.id);
+    if (pending) return pending;
+    const refresh = (async () => {
+      // Another process (or an earlier refresh here) may have refreshed already: read the row again.
+      const latest = await repository.find(row.id);
+      const current = latest ? repository.credentials(latest) : credentials;
+      const currentExpiry = current.tokenExpiresAt?.getTime();
+      if (currentExpiry !== undefined && currentExpiry - Date.now() >= TOKEN_REFRESH_MARGIN_MS) return current;
+      const tokens = await connector.refreshTokens!(current);
       await repository.updateTokens(row, tokens);
       return {
-        ...credentials,
+        ...current,
         accessToken: tokens.accessToken,
-        refreshToken: tokens.refreshToken ?? credentials.refreshToken,
+        refreshToken: tokens.refreshToken ?? current.refreshToken,
         tokenExpiresAt: tokens.tokenExpiresAt,
       };
-    }
-    return credentials;
+    })().finally(() => refreshing.delete(row.id));
+    refreshing.set(row.id, refresh);
+    return refresh;
   }
 
   async function importListings(

@@ -29,9 +29,18 @@ let admin: SignedInClient;
 const exchanged: { code: string; codeVerifier: string }[] = [];
 const revoked: ShopCredentials[] = [];
 let rejectListings = false;
+const refreshes: string[] = [];
+const listedWith: (string | null)[] = [];
 const fakeShop: ShopConnector = {
   platform: 'woocommerce',
-  async listListings() {
+  async refreshTokens(credentials) {
+    refreshes.push(credentials.refreshToken ?? '');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Rotating refresh tokens, as Etsy does: the old refresh token stops working after one use.
+    return { accessToken: `access-${refreshes.length}`, refreshToken: `refresh-rotated-${refreshes.length}`, tokenExpiresAt: new Date(Date.now() + 3600_000) };
+  },
+  async listListings(credentials) {
+    listedWith.push(credentials.accessToken);
     if (rejectListings) throw new MarketplaceRejectedError('The grant was revoked on the marketplace', 401);
     return [
       {
@@ -262,6 +271,20 @@ describe('OAuth connect', () => {
     expect(
       await t.context.db.select().from(shopConnection).where(eq(shopConnection.id, row!.id)),
     ).toHaveLength(0);
+  });
+
+  it('refreshes an expired token once for 20 concurrent syncs (TOK-1)', async () => {
+    const state = await startOAuth(seller);
+    await callback(seller, { state, code: 'expiring' });
+    const [row] = await t.context.db.select().from(shopConnection).where(eq(shopConnection.externalShopId, 'fake-expiring'));
+    await t.context.db.update(shopConnection).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(shopConnection.id, row!.id));
+    refreshes.length = 0;
+    listedWith.length = 0;
+    const results = await Promise.all(Array.from({ length: 20 }, () => seller.post(`/api/shops/${row!.id}/sync`, {})));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(refreshes).toEqual(['refresh-expiring']);
+    expect(new Set(listedWith)).toEqual(new Set(['access-1']));
+    expect((await seller.delete(`/api/shops/${row!.id}`)).status).toBe(204);
   });
 
   it('rejects unknown, reused, expired and another seller’s states, storing nothing', async () => {
