@@ -95,6 +95,7 @@ export const orderSchema = z.object({
   status: z.enum(ORDER_STATUSES),
   holdReason: z.string().nullable(),
   customerName: z.string(),
+  note: z.string(),
   shippingAddress: shippingAddressSchema,
   currency: z.string(),
   totalCents: z.number().int().nullable(),

@@ -418,6 +418,8 @@ export const order = pgTable(
     status: text('status').notNull(),
     holdReason: text('hold_reason'),
     customerName: text('customer_name').notNull().default(''),
+    /** The seller's (or buyer's) note for the print farm, e.g. from a manual order. */
+    note: text('note').notNull().default(''),
     shippingAddress: jsonb('shipping_address').$type<ShippingAddressJson>().notNull(),
     currency: text('currency').notNull().default('USD'),
     totalCents: integer('total_cents'),

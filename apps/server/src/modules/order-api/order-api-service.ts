@@ -66,9 +66,14 @@ export function toPublicOrder(order: Order): PublicOrder {
   };
 }
 
-function marketplaceOrder(externalId: string, input: { items: ApiOrderInput['items']; shippingAddress: ApiOrderInput['shippingAddress'] }, now: Date): MarketplaceOrder {
+function marketplaceOrder(
+  externalId: string,
+  input: { items: ApiOrderInput['items']; shippingAddress: ApiOrderInput['shippingAddress']; note?: string },
+  now: Date,
+): MarketplaceOrder {
   return {
     externalId,
+    note: input.note ?? '',
     placedAt: now,
     customerName: input.shippingAddress.name,
     shippingAddress: input.shippingAddress,
@@ -163,12 +168,12 @@ export function createOrderApiService(deps: {
           actor: orderActor,
         });
         if (!result.created) continue;
-        // Who placed it (and, for now, its note: the order table has no note column yet).
+        // Who placed it, for the audit trail.
         await audit.record({
           actorId: actor.id,
           targetUserId: ownerId,
           action: ownerId === actor.id ? 'order.manual' : 'order.manual.for-user',
-          detail: { orderId: result.orderId, externalId, note: input.note, items: input.items },
+          detail: { orderId: result.orderId, externalId, items: input.items },
           requestId: actor.requestId,
         });
         return orders.get({ id: actor.id, isAdmin: actor.isAdmin }, result.orderId);

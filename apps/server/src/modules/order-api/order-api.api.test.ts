@@ -440,7 +440,7 @@ describe('manual orders', () => {
       note: 'Gift wrap please',
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ ownerId: sellerA.userId, platform: 'manual', status: 'accepted' });
+    expect(response.body).toMatchObject({ ownerId: sellerA.userId, platform: 'manual', status: 'accepted', note: 'Gift wrap please' });
     expect(response.body.externalId).toMatch(/^M-[0-9A-Z]{10}$/);
     const [row] = await t.context.db.select({ channel: order.channel }).from(order).where(eq(order.id, response.body.id));
     expect(row!.channel).toBe(`manual:${sellerA.userId}`);

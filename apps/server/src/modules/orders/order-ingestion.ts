@@ -88,6 +88,7 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
           status,
           holdReason,
           customerName: incoming.customerName,
+          note: incoming.note ?? '',
           shippingAddress: { ...incoming.shippingAddress },
           currency: incoming.currency,
           totalCents: incoming.totalCents,

@@ -32,6 +32,7 @@ export interface NewOrder {
   status: OrderStatus;
   holdReason: string | null;
   customerName: string;
+  note: string;
   shippingAddress: ShippingAddressJson;
   currency: string;
   totalCents: number | null;

@@ -90,6 +90,7 @@ function summaryDto(row: OrderSummaryRow): OrderSummary {
     status: o.status as OrderStatus,
     holdReason: o.holdReason,
     customerName: o.customerName,
+    note: o.note,
     shippingAddress: shippingAddressSchema.parse({ ...emptyAddress, ...o.shippingAddress }),
     currency: o.currency,
     totalCents: o.totalCents,

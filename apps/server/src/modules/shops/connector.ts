@@ -35,6 +35,8 @@ export interface MarketplaceOrder {
   readonly totalCents: number | null;
   /** The marketplace cancelled or refunded it before we shipped. */
   readonly cancelled: boolean;
+  /** A note for the print farm (a manual order's note, a buyer's message). */
+  readonly note?: string;
   readonly items: readonly {
     externalItemId: string;
     sku: string;
@@ -72,6 +74,11 @@ export interface ShopConnector {
   refreshTokens?(credentials: ShopCredentials): Promise<RefreshedTokens>;
   /** Revokes the marketplace's grant when a seller disconnects, where the marketplace supports it. */
   revoke?(credentials: ShopCredentials): Promise<void>;
+  /**
+   * Subscribes the shop's order (and uninstall) webhooks to our callback URL, right after it is
+   * connected. Subscriptions that already exist are fine.
+   */
+  subscribeWebhooks?(credentials: ShopCredentials, callbackUrl: string): Promise<void>;
 }
 
 /** The OAuth side of a marketplace that uses it (Etsy, Shopify). */

@@ -97,6 +97,11 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
           {order.holdReason}
         </Alert>
       ) : null}
+      {order.note ? (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="order-note">
+          Note: {order.note}
+        </Alert>
+      ) : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, mb: 2 }}>
         <Box>
           <Typography variant="overline">Ship to</Typography>
