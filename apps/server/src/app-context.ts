@@ -23,11 +23,16 @@ import { createOrderIngestion } from './modules/orders/order-ingestion.ts';
 import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
 import { createShopRepository } from './modules/shops/shop-repository.ts';
 import { createShopService } from './modules/shops/shop-service.ts';
+import { createTrackingService } from './modules/orders/tracking-service.ts';
 import { createSandboxConnector } from './integrations/sandbox-shop/sandbox-connector.ts';
 import { createEtsyConnector } from './integrations/etsy/etsy-connector.ts';
 import { createShopifyConnector } from './integrations/shopify/shopify-connector.ts';
+import { createShopifyWebhookReceiver } from './integrations/shopify/shopify-webhook-receiver.ts';
+import { createInboundWebhookRepository } from './modules/shops/inbound-webhook-repository.ts';
+import { createWebhookIntakeService } from './modules/shops/webhook-intake-service.ts';
 import { createSecretBox } from './platform/secret-box.ts';
 import { createOrderApiModule } from './modules/order-api/order-api-module.ts';
+import { createJobsAdminService } from './modules/jobs-admin/jobs-admin-service.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -60,6 +65,15 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     productsUsing: productRepository.productsUsing,
   });
   // ── issue 4 modules: each adds its construction here (one block per module) ──
+  // marketplace webhooks (issue 4, WH-2/3/7): verified, stored, queued ('process-webhook'); orders go through
+  // the shops service (built below, reached by closure once a job runs). bootstrap connects the queue.
+  const webhookIntake = createWebhookIntakeService({
+    repository: createInboundWebhookRepository(db),
+    receivers: config.marketplaces.shopify ? { shopify: createShopifyWebhookReceiver(config.marketplaces.shopify.apiSecret) } : {},
+    shops: { ingestMarketplaceOrder: (shopId, order) => shops.ingestMarketplaceOrder(shopId, order) },
+  });
+  // jobs admin (issue 4): queue counts and dead letters for admins; bootstrap connects the running job queue.
+  const jobsAdmin = createJobsAdminService({ audit });
   // order API (issue 4): keys, webhooks to sellers, API and manual orders. `orders`/`orderIngestion` are
   // built below, so they are reached through closures (called only once requests or jobs run).
   const orderApiModule = createOrderApiModule({
@@ -105,6 +119,12 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     rematchOnHold: (ownerId) => orders.rematchOnHold(ownerId),
     audit,
   });
+  const tracking = createTrackingService({
+    orders,
+    repository: orderRepository,
+    pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
+    audit,
+  });
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -134,6 +154,8 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     prices,
     designs,
     // ── issue 4 modules: each adds its exported services here ──
+    webhookIntake,
+    jobsAdmin,
     apiKeys: orderApiModule.apiKeys,
     webhookEndpoints: orderApiModule.webhookEndpoints,
     orderApi: orderApiModule.orderApi,
@@ -141,6 +163,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     products,
     orders,
     orderIngestion,
+    tracking,
     shopConnectors,
     shops,
     /** Stops background threads; the database is closed by whoever opened it. */

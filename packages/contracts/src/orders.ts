@@ -154,5 +154,19 @@ export const etsyMetaStatusInputSchema = z
   .strict();
 export type EtsyMetaStatusInput = z.infer<typeof etsyMetaStatusInputSchema>;
 
+export const trackingInputSchema = z
+  .object({
+    trackingNumber: z.string().trim().min(3, 'Enter the tracking number').max(100),
+    /** The carrier as the marketplace names it (Etsy: usps, ups, fedex, dhl…). */
+    carrierName: z.string().trim().min(2).max(60).default('usps'),
+  })
+  .strict();
+export type TrackingInput = z.infer<typeof trackingInputSchema>;
+
+/** The spec's completeEtsyOrder: userId (the seller, for admins), receiptId, trackingNumber, carrierName. */
+export const completeEtsyOrderInputSchema = trackingInputSchema
+  .extend({ userId: z.string().max(100).optional(), receiptId: z.string().trim().min(1).max(100) })
+  .strict();
+
 /** Statuses from which the seller may still cancel an order themselves (before production). */
 export const SELLER_CANCELLABLE_STATUSES: readonly OrderStatus[] = ['received', 'on_hold', 'accepted'];

@@ -18,9 +18,11 @@ import { registerDashboardRoutes } from '../modules/dashboard/dashboard-routes.t
 import { registerSiteRoutes } from '../modules/site/site-routes.ts';
 import { registerDesignRoutes } from '../modules/designs/design-routes.ts';
 import { registerShopRoutes } from '../modules/shops/shop-routes.ts';
+import { registerWebhookIntakeRoutes } from '../modules/shops/webhook-intake-routes.ts';
 import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
 import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts';
+import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import type { Viewer } from './viewer.ts';
@@ -119,9 +121,13 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
   await app.register(async (scope) => registerDesignRoutes(scope, { designs: context.designs, prices: context.prices }));
   // ── issue 4 routes: each module registers its routes here ──
+  // Marketplace webhooks: their own scope, raw JSON bodies (signatures), no session.
+  await registerWebhookIntakeRoutes(app, { webhookIntake: context.webhookIntake });
+  registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
   registerShopRoutes(app, { shops: context.shops, publicUrl: config.publicUrl });
   registerOrderRoutes(app, {
     orders: context.orders,
+    tracking: context.tracking,
     syncOwnerOrders: (ownerId) => context.shops.syncOwner(ownerId, { listings: false, orders: true }),
   });
   await registerOrderApiRoutes(app, { apiKeys: context.apiKeys, orderApi: context.orderApi, webhookEndpoints: context.webhookEndpoints });

@@ -3,14 +3,17 @@ import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
   ORDER_STATUSES,
+  completeEtsyOrderInputSchema,
   etsyMetaStatusInputSchema,
   orderListSchema,
   orderSchema,
   orderStatusChangeInputSchema,
+  trackingInputSchema,
 } from '@layerline/contracts';
 import { AppError } from '../../errors.ts';
 import { requireAdmin, requireViewer, subjectUserId } from '../../http/viewer.ts';
 import type { OrderListOptions, OrderService, OrderViewer } from './order-service.ts';
+import type { TrackingService } from './tracking-service.ts';
 
 const idParams = z.object({ id: z.uuid('Not a valid id') }).strict();
 const dateParam = z
@@ -76,9 +79,9 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 
 export function registerOrderRoutes(
   app: FastifyInstance,
-  deps: { orders: OrderService; syncOwnerOrders: OwnerSync; refreshTimeoutMs?: number },
+  deps: { orders: OrderService; tracking: TrackingService; syncOwnerOrders: OwnerSync; refreshTimeoutMs?: number },
 ): void {
-  const { orders } = deps;
+  const { orders, tracking } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -187,6 +190,37 @@ export function registerOrderRoutes(
         request.body.newStatus,
         request.body.reason,
       );
+    },
+  );
+
+  api.post(
+    '/api/orders/:id/tracking',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Send the tracking to the marketplace the order came from; a packed order becomes shipped (admins)',
+        params: idParams,
+        body: trackingInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => tracking.complete(viewerOf(request), request.params.id, request.body),
+  );
+
+  api.post(
+    '/api/etsy/complete-order',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'completeEtsyOrder: createReceiptShipment on Etsy for the seller’s receipt (admins; userId = the seller)',
+        body: completeEtsyOrderInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { userId, receiptId, ...trackingInput } = request.body;
+      return tracking.completeEtsyOrder(viewer, subjectUserId(requireViewer(request), userId), receiptId, trackingInput);
     },
   );
 }

@@ -16,8 +16,10 @@ import type { ConnectorRegistry } from './connector-registry.ts';
 import {
   isSimulatingConnector,
   MarketplaceRejectedError,
+  type MarketplaceOrder,
   type ShopConnector,
   type ShopCredentials,
+  type TrackingUpdate,
 } from './connector.ts';
 import type { ListingView, ShopRepository, ShopRow } from './shop-repository.ts';
 
@@ -83,6 +85,8 @@ export function createShopService(deps: {
   /** Releases on-hold orders whose SKUs now match (the orders service's rematchOnHold). */
   rematchOnHold: (ownerId: string) => Promise<number>;
   audit: AuditRepository;
+  /** PUBLIC_URL: marketplace webhooks are subscribed to `${publicUrl}/api/webhooks/<platform>`; none without it. */
+  publicUrl?: string | undefined;
 }) {
   const { repository, connectors, audit } = deps;
 
@@ -156,6 +160,46 @@ export function createShopService(deps: {
     return { listings: listings.length, linked };
   }
 
+  /** One marketplace order into the seller's orders (idempotent per shop and external id): the sync's and the webhooks' path. */
+  function ingestFor(row: ShopRow, order: MarketplaceOrder) {
+    return deps.ingestion.ingest({
+      ownerId: row.ownerId,
+      channel: row.id,
+      shopId: row.id,
+      platform: row.platform,
+      order,
+      actor: { kind: 'marketplace', id: null },
+    });
+  }
+
+  /**
+   * Right after an OAuth connection: subscribes the marketplace's webhooks where the connector
+   * can. Never fatal: a failure (or no PUBLIC_URL) is shown as the connection's status message,
+   * and orders still arrive by the periodic poll.
+   */
+  async function subscribeWebhooks(shopId: string, platform: string): Promise<string> {
+    const connector = connectors.shop(platform);
+    if (!connector?.subscribeWebhooks) return 'not supported';
+    if (!deps.publicUrl) {
+      await repository.setStatus(shopId, 'connected', 'Webhooks need PUBLIC_URL; orders arrive by polling');
+      return 'skipped: no PUBLIC_URL';
+    }
+    const row = await repository.find(shopId);
+    if (!row) return 'skipped: shop gone';
+    try {
+      await connector.subscribeWebhooks(repository.credentials(row), `${deps.publicUrl}/api/webhooks/${platform}`);
+      return 'subscribed';
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+      await repository.setStatus(
+        shopId,
+        'connected',
+        `Webhooks could not be subscribed (${reason}); orders arrive by polling`,
+      );
+      return `failed: ${reason}`;
+    }
+  }
+
   /**
    * One sync of a shop: listings (unless only orders are wanted), then orders since the cursor,
    * each ingested idempotently. Marketplace errors propagate (the job decides about retries).
@@ -171,14 +215,7 @@ export function createShopService(deps: {
     if (what.orders) {
       const page = await connector.fetchOrders(credentials, row.syncCursor);
       for (const order of page.orders) {
-        const ingested = await deps.ingestion.ingest({
-          ownerId: row.ownerId,
-          channel: row.id,
-          shopId: row.id,
-          platform: row.platform,
-          order,
-          actor: { kind: 'marketplace', id: null },
-        });
+        const ingested = await ingestFor(row, order);
         result.ordersReceived += 1;
         if (ingested.created) result.ordersCreated += 1;
       }
@@ -190,6 +227,13 @@ export function createShopService(deps: {
 
   return {
     sync,
+
+    /** One order from a webhook, ingested exactly as the sync ingests it. */
+    async ingestMarketplaceOrder(shopId: string, order: MarketplaceOrder): Promise<{ orderId: string; created: boolean }> {
+      const row = await repository.find(shopId);
+      if (!row) throw notFound('Shop');
+      return ingestFor(row, order);
+    },
 
     async platforms(): Promise<ShopPlatforms> {
       const oauth = new Set(connectors.oauthPlatforms());
@@ -205,6 +249,14 @@ export function createShopService(deps: {
     },
 
     countConnected: (ownerId: string) => repository.countConnected(ownerId),
+
+    /** Sends an order's tracking to the marketplace it came from (with fresh credentials). */
+    async pushTracking(shopId: string, externalOrderId: string, tracking: TrackingUpdate): Promise<void> {
+      const row = await repository.find(shopId);
+      if (!row) throw notFound('Shop');
+      const connector = connectorFor(row.platform);
+      await connector.pushTracking(await freshCredentials(row, connector), externalOrderId, tracking);
+    },
 
     /** Every connected shop (for the periodic sync). */
     listConnected: () => repository.listConnected(),
@@ -314,11 +366,13 @@ export function createShopService(deps: {
       });
       if (saved === 'taken')
         throw new OAuthCallbackError('That shop is already connected to another Layerline account');
+      // Logged in the connect audit entry; a failure is also the connection's status message.
+      const webhooks = await subscribeWebhooks(saved.id, platform);
       await audit.record({
         actorId: ownerId,
         targetUserId: ownerId,
         action: 'shop.connect',
-        detail: { platform, shopId: saved.id },
+        detail: { platform, shopId: saved.id, webhooks },
       });
       return shopConnection(saved.id);
     },

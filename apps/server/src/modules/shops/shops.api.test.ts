@@ -154,6 +154,30 @@ describe('sandbox shop: connect → listings → SKU links → orders', () => {
     expect(order.body.events.map((e: any) => e.toStatus)).toEqual(['received', 'accepted']);
   });
 
+  it('sends tracking to the marketplace (completeEtsyOrder, for any shop); a packed order becomes shipped', async () => {
+    const simulated = await seller.post(`/api/shops/${shopId}/sandbox/simulate-order`, {});
+    const orderId = simulated.body.orderId as string;
+    const tracking = { trackingNumber: '9400111899223847560001', carrierName: 'usps' };
+    expect((await seller.post(`/api/orders/${orderId}/tracking`, tracking)).status).toBe(403);
+    for (const to of ['in_production', 'printed', 'packed']) {
+      expect((await admin.post(`/api/orders/${orderId}/status`, { to, reason: 'farm' })).status).toBe(200);
+    }
+    const shipped = await admin.post(`/api/orders/${orderId}/tracking`, tracking);
+    expect(shipped.status).toBe(200);
+    expect(shipped.body.status).toBe('shipped');
+    expect(shipped.body.events.at(-1)).toMatchObject({ toStatus: 'shipped', actorKind: 'admin' });
+    expect(shipped.body.events.at(-1).reason).toContain('9400111899223847560001');
+    const sandbox = t.context.shopConnectors.shop('sandbox') as unknown as { shipped: Map<string, unknown> };
+    const [row] = await t.context.db.select().from(shopConnection).where(eq(shopConnection.id, shopId));
+    expect(sandbox.shipped.get(`${row!.externalShopId}:${shipped.body.externalId}`)).toEqual(tracking);
+    const audit = (await admin.get('/api/admin/audit?limit=20')).body.entries;
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'order.tracking-sent', actorId: admin.userId, targetUserId: seller.userId }));
+    // The spec's completeEtsyOrder names an Etsy receipt: a sandbox order is not one.
+    const etsy = await admin.post('/api/etsy/complete-order', { userId: seller.userId, receiptId: shipped.body.externalId, trackingNumber: 'X123' });
+    expect(etsy.status).toBe(404);
+    expect((await seller.post('/api/etsy/complete-order', { userId: other.userId, receiptId: '1', trackingNumber: 'X123' })).status).toBe(403);
+  });
+
   it('an order with the unmatched SKU is held; linking the listing by hand releases it', async () => {
     const simulated = await seller.post(`/api/shops/${shopId}/sandbox/simulate-order`, {
       includeUnmatched: true,
