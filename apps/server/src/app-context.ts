@@ -118,6 +118,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     ingestion: orderIngestion,
     rematchOnHold: (ownerId) => orders.rematchOnHold(ownerId),
     audit,
+    publicUrl: config.publicUrl,
   });
   const tracking = createTrackingService({
     orders,

@@ -9,6 +9,7 @@ import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { slicingScheduler, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
+import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
 
 export interface Running {
@@ -37,6 +38,11 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), storage });
     if (options.workJobs && slicer) await workSlicingJobs(jobs, slicer, context.designs);
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
+    // Marketplace webhooks: every process queues what it stores; job-working processes act on them and sweep
+    // (the sweep's timer stops when the queue does, in close()).
+    jobs = stoppingAlso(jobs, await startWebhookIntakeJobs(jobs, context.webhookIntake, { work: options.workJobs, log: logger }));
+    // Jobs admin: the admin page reads queue counts and dead letters from, and retries through, this queue.
+    context.jobsAdmin.connect(jobs);
     // Shop syncs (issue 4, shops core): the 'shop-sync' worker and the periodic check (a timer, unref'd).
     const stopShopSyncTimer = options.workJobs ? await workShopSyncJobs(jobs, context.shops, logger) : () => undefined;
     // Order API webhooks: every process enqueues on status changes; job-working processes deliver.

@@ -25,7 +25,7 @@ import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
-import type { Viewer } from './viewer.ts';
+import { refuseForeignTarget, type Viewer } from './viewer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,10 +105,13 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   });
 
   app.decorateRequest('viewer', null);
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preValidation', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/auth/')) return;
     request.viewer = await resolveViewer(context, request.headers);
   });
+  // The spec's targetUserId: only admins act for another user. Checked once for every route, on the
+  // raw query and body, so a route that does not take it cannot silently act for the caller instead.
+  app.addHook('preValidation', async (request) => refuseForeignTarget(request));
 
   registerAuthRoutes(app, { auth: context.auth, loginThrottle: context.loginThrottle });
   registerAccountRoutes(app, { accounts: context.accounts, audit: context.audit });

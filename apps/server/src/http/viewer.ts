@@ -43,3 +43,15 @@ export function subjectUserId(viewer: Viewer, targetUserId: string | undefined |
   if (!viewer.isAdmin) throw new AppError('forbidden', 'Only admins may act for another user');
   return targetUserId;
 }
+
+/** Refuses a targetUserId naming someone else, in the query or a JSON body, unless an admin sent it. */
+export function refuseForeignTarget(request: FastifyRequest): void {
+  if (request.viewer?.isAdmin) return;
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.targetUserId;
+  const body = request.body;
+  const fromBody = body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>).targetUserId : undefined;
+  for (const target of [fromQuery, fromBody]) {
+    if (target === undefined || target === null || target === '') continue;
+    if (target !== request.viewer?.id) throw new AppError('forbidden', 'Only admins may act for another user');
+  }
+}

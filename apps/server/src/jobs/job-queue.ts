@@ -1,6 +1,7 @@
-import { PgBoss, fromPglite, type Job, type QueuePolicy } from 'pg-boss';
+import { PgBoss, fromPglite, type Job, type JobResult, type QueuePolicy } from 'pg-boss';
 import pg from 'pg';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { DeadLetterJob, DeadLetterRetry, QueueCounts } from '../modules/jobs-admin/jobs-admin-service.ts';
 
 /**
  * The durable job queue (pg-boss) in the application's own database. Jobs run at least once, so
@@ -10,6 +11,7 @@ import type { DatabaseHandle } from '../db/client.ts';
 export const QUEUES = {
   slicePrintConfig: 'slice-print-config',
   // ── issue 4 queues: add here, with their policy in QUEUE_OPTIONS ──
+  processWebhook: 'process-webhook',
   shopSync: 'shop-sync',
   webhookDelivery: 'webhook-delivery',
   deadLetter: 'dead-letter',
@@ -26,13 +28,38 @@ const QUEUE_OPTIONS: Record<
   'shop-sync': { retryLimit: 4, retryDelay: 30, expireInSeconds: 10 * 60, policy: 'stately' },
   // Order API webhooks: 8 retries, jittered and doubling from ~30 s (a few hours in all, like Shopify's 8 over 4 h).
   'webhook-delivery': { retryLimit: 8, retryDelay: 15, expireInSeconds: 60 },
+  // Stored marketplace webhooks (no marketplace calls, only our database): 5 retries from ~10 s, doubling, then dead-letter.
+  'process-webhook': { retryLimit: 5, retryDelay: 10, expireInSeconds: 120 },
 };
 
+/**
+ * Jobs one worker claims at once and runs side by side. pg-boss waits out the polling interval
+ * after every fetch unless the batch came back full, so with one job per fetch a queue drains at
+ * one job a second whatever its backlog; a full batch makes the worker fetch again at once
+ * (burstWhenBatchFull). Each job of a batch is settled on its own (perJobResults): one failing
+ * job never fails the others. Slicing stays one at a time (CPU-bound, minutes each).
+ */
+const WORKER_BATCH: Partial<Record<QueueName, number>> = {
+  'slice-print-config': 1,
+  'shop-sync': 4,
+  'webhook-delivery': 8,
+};
+const DEFAULT_WORKER_BATCH = 4;
+
 export interface JobQueue {
-  send<T extends object>(queue: QueueName, data: T, options?: { singletonKey?: string; startAfter?: number | Date }): Promise<string | null>;
+  /** `id` (a UUID) makes sending the same job twice a no-op; `singletonKey` limits one per key. */
+  send<T extends object>(
+    queue: QueueName,
+    data: T,
+    options?: { singletonKey?: string; startAfter?: number | Date; id?: string },
+  ): Promise<string | null>;
   work<T extends object>(queue: QueueName, handler: (data: T, job: Job<T>) => Promise<void>): Promise<void>;
-  /** Jobs that ran out of attempts, newest first. */
-  deadLetters(limit: number): Promise<{ id: string; queue: string; data: unknown; failedAt: string }[]>;
+  /** Every queue's counts (pg-boss's cached counts, refreshed when over a minute old) and retry policy. */
+  stats(): Promise<QueueCounts[]>;
+  /** Jobs that ran out of attempts, newest first (up to `limit`), with the queue they failed on and their last error. */
+  deadLetters(limit: number): Promise<{ jobs: DeadLetterJob[]; total: number }>;
+  /** Re-creates a dead-lettered job on the queue it failed on (fresh attempts, same data) and removes it from the dead letters. */
+  retryDeadLetter(id: string): Promise<DeadLetterRetry>;
   stop(): Promise<void>;
 }
 
@@ -52,8 +79,9 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
     const existing = new Set((await boss.getQueues()).map((q) => q.name));
     if (!existing.has(QUEUES.deadLetter)) await boss.createQueue(QUEUES.deadLetter);
     for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
-      // notify: workers wake on LISTEN/NOTIFY instead of waiting for their next poll.
-      const settings = { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter, notify: true };
+      // Workers poll every second (see work()); LISTEN/NOTIFY would not wake them for retries that
+      // come due, so it is not used.
+      const settings = { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter };
       if (existing.has(name)) await boss.updateQueue(name, settings);
       else await boss.createQueue(name, settings);
     }
@@ -62,21 +90,90 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
   return {
     send: (queue, data, options = {}) => boss.send(queue, data, options),
     async work(queue, handler) {
-      await boss.work(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs: Job<never>[]) => {
-        for (const job of jobs) await handler(job.data, job);
-      });
+      const batchSize = WORKER_BATCH[queue] ?? DEFAULT_WORKER_BATCH;
+      const options = { batchSize, pollingIntervalSeconds: 1, burstWhenBatchFull: batchSize > 1, perJobResults: true } as const;
+      await boss.work(queue, options, async (jobs: Job<never>[]): Promise<JobResult[]> =>
+        Promise.all(
+          jobs.map(async (job): Promise<JobResult> => {
+            try {
+              await handler(job.data, job);
+              return { id: job.id, status: 'completed' };
+            } catch (error) {
+              // Stored as the job's output (serialized), so the dead-letter list can show it; retried by the queue's policy.
+              logger.error({ err: error, queue, jobId: job.id, attempt: job.retryCount + 1 }, 'job attempt failed');
+              return { id: job.id, status: 'failed', output: error instanceof Error ? error : { message: String(error) } };
+            }
+          }),
+        ),
+      );
+    },
+    async stats() {
+      return Promise.all(
+        Object.values(QUEUES).map(async (name): Promise<QueueCounts> => {
+          // force: recount when the cached counts are over a minute old (pg-boss reuses a recount for a minute).
+          const [counts] = await boss.getQueueStats(name, { force: true });
+          const policy = name === QUEUES.deadLetter ? null : QUEUE_OPTIONS[name];
+          return {
+            name,
+            queued: counts?.queuedCount ?? 0,
+            deferred: counts?.deferredCount ?? 0,
+            active: counts?.activeCount ?? 0,
+            failed: counts?.failedCount ?? 0,
+            total: counts?.totalCount ?? 0,
+            countedAt: counts?.capturedOn ? new Date(counts.capturedOn).toISOString() : null,
+            retry: policy
+              ? { retryLimit: policy.retryLimit, retryDelaySeconds: policy.retryDelay, backoff: true, expireInSeconds: policy.expireInSeconds, policy: policy.policy ?? 'standard' }
+              : null,
+          };
+        }),
+      );
     },
     async deadLetters(limit) {
-      const jobs = await boss.findJobs(QUEUES.deadLetter);
-      return jobs.slice(0, limit).map((job) => ({
-        id: job.id,
-        queue: job.name,
-        data: job.data,
-        failedAt: new Date(job.createdOn).toISOString(),
-      }));
+      // Waiting ones ('created'), and 'failed' ones: a retry that collided with a job already on its queue.
+      const jobs = (await boss.findJobs<unknown>(QUEUES.deadLetter)).filter((job) => job.state === 'created' || job.state === 'retry' || job.state === 'failed');
+      jobs.sort((a, b) => new Date(b.createdOn).getTime() - new Date(a.createdOn).getTime());
+      return {
+        total: jobs.length,
+        jobs: jobs.slice(0, limit).map((job) => ({
+          id: job.id,
+          queue: job.sourceName,
+          data: job.data,
+          failedAt: new Date(job.createdOn).toISOString(),
+          attempts: job.sourceRetryCount === null ? null : job.sourceRetryCount + 1,
+          // pg-boss keeps the failed attempt's output (the thrown error, serialized) as sourceOutput.
+          error: errorMessage(job.sourceOutput ?? (job.state === 'failed' ? null : job.output)),
+          retryProblem: job.state === 'failed' ? errorMessage(job.output) : null,
+        })),
+      };
+    },
+    async retryDeadLetter(id) {
+      const [job] = await boss.findJobs(QUEUES.deadLetter, { id });
+      if (!job || !['created', 'retry', 'failed'].includes(job.state)) return { outcome: 'not-found' };
+      if (!job.sourceName) return { outcome: 'conflict', message: 'This job does not say which queue it came from' };
+      // A failed dead letter is one whose earlier retry collided; make it a candidate again first.
+      if (job.state === 'failed') await boss.retry(QUEUES.deadLetter, id);
+      // redrive: in one statement, a new job on the source queue (retry count 0, the queue's policy, same
+      // data and singleton key) and the dead letter deleted; on a collision it stays, failed with the reason.
+      const moved = await boss.redrive(QUEUES.deadLetter, { ids: [id], limit: 1 });
+      if (moved === 1) return { outcome: 'retried', queue: job.sourceName };
+      const [after] = await boss.findJobs(QUEUES.deadLetter, { id });
+      if (!after) return { outcome: 'not-found' };
+      return { outcome: 'conflict', message: errorMessage(after.output) ?? `Queue ${job.sourceName} refused the job` };
     },
     stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
   };
+}
+
+/** The message of an error pg-boss stored as a job's output (serialize-error's shape), or a short dump. */
+function errorMessage(output: unknown): string | null {
+  if (output === null || output === undefined) return null;
+  if (typeof output === 'object') {
+    const { message, name } = output as { message?: unknown; name?: unknown };
+    if (typeof message === 'string' && message) return typeof name === 'string' && name && name !== 'Error' ? `${name}: ${message}` : message;
+    const text = JSON.stringify(output);
+    return text === '{}' ? null : text.slice(0, 500);
+  }
+  return String(output).slice(0, 500);
 }
 
 async function withStartLock(backend: DatabaseHandle['jobBackend'], start: () => Promise<void>): Promise<void> {

@@ -51,6 +51,9 @@ let graphqlCalls: GraphqlCall[] = [];
 let webhookResults: boolean[] = [];
 let throttleNext = 0;
 let fulfillmentStatuses = ['OPEN', 'CLOSED'];
+/** Topics already subscribed to an address (Shopify answers a userError "has already been taken"). */
+let subscribedTopics = new Set<string>();
+let refuseSubscriptions = false;
 
 const readRaw = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve) => {
@@ -160,6 +163,27 @@ const rootValue = {
     fulfillment: { id: 'gid://shopify/Fulfillment/1', status: 'SUCCESS' },
     userErrors: [],
   }),
+  webhookSubscriptionCreate: (args: { topic: string; webhookSubscription: { uri?: string } }) => {
+    if (refuseSubscriptions)
+      return {
+        webhookSubscription: null,
+        userErrors: [{ field: ['webhookSubscription', 'uri'], message: 'Address is invalid' }],
+      };
+    if (subscribedTopics.has(args.topic))
+      return {
+        webhookSubscription: null,
+        userErrors: [{ field: ['address'], message: 'Address for this topic has already been taken' }],
+      };
+    subscribedTopics.add(args.topic);
+    return {
+      webhookSubscription: {
+        id: `gid://shopify/WebhookSubscription/${subscribedTopics.size}`,
+        topic: args.topic,
+        uri: args.webhookSubscription.uri,
+      },
+      userErrors: [],
+    };
+  },
 };
 
 beforeAll(async () => {
@@ -247,6 +271,8 @@ beforeEach(() => {
   webhookResults = [];
   throttleNext = 0;
   fulfillmentStatuses = ['OPEN', 'CLOSED'];
+  subscribedTopics = new Set();
+  refuseSubscriptions = false;
 });
 
 const sleeps: number[] = [];
@@ -305,6 +331,26 @@ describe('Shopify GraphQL documents against the Admin schema 2026-01', () => {
         .map((e) => e.message)
         .join(),
     ).toContain('userErorrs');
+  });
+
+  it('negative: webhookSubscriptionCreate with the deprecated callbackUrl as a String, or an unknown input field, is an error', () => {
+    const subscription = SHOPIFY_DOCUMENTS.WEBHOOK_SUBSCRIPTION_CREATE_MUTATION;
+    // callbackUrl is of type URL: a String! variable in that position does not validate.
+    const asCallbackUrl = subscription.replace('{ uri: $uri', '{ callbackUrl: $uri');
+    expect(
+      validate(schema, parse(asCallbackUrl))
+        .map((e) => e.message)
+        .join(),
+    ).toContain('URL');
+    const unknownField = subscription.replace('{ uri: $uri', '{ url: $uri');
+    expect(
+      validate(schema, parse(unknownField))
+        .map((e) => e.message)
+        .join(),
+    ).toContain('url');
+    const badTopic =
+      'mutation { webhookSubscriptionCreate(topic: ORDER_CREATE, webhookSubscription: { uri: "https://x.example" }) { userErrors { message } } }';
+    expect(validate(schema, parse(badTopic)).length).toBeGreaterThan(0);
   });
 });
 
@@ -412,6 +458,33 @@ describe('Shopify connector over HTTP (local shop executing the real schema)', (
     await expect(
       connector().pushTracking(credentials, 'not-a-number', { trackingNumber: 'x', carrierName: 'usps' }),
     ).rejects.toBeInstanceOf(MarketplaceRejectedError);
+  });
+
+  it('subscribeWebhooks: one webhookSubscriptionCreate per topic with the https uri; "already taken" is fine', async () => {
+    const uri = 'https://layerline.example/api/webhooks/shopify';
+    await connector().subscribeWebhooks!(credentials, uri);
+    expect(graphqlCalls.map((c) => c.operationName)).toEqual(
+      Array(4).fill('LayerlineWebhookSubscriptionCreate'),
+    );
+    expect(graphqlCalls.map((c) => c.variables)).toEqual(
+      ['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'].map((topic) => ({
+        topic,
+        uri,
+      })),
+    );
+    // Connecting again: every topic is already subscribed; that is not an error.
+    await connector().subscribeWebhooks!(credentials, uri);
+    // Any other userError is refused, naming the topics.
+    refuseSubscriptions = true;
+    const error = await connector().subscribeWebhooks!(credentials, uri).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MarketplaceRejectedError);
+    expect((error as Error).message).toContain('ORDERS_CREATE: Address is invalid');
+    // Not https: refused before any request.
+    graphqlCalls = [];
+    await expect(
+      connector().subscribeWebhooks!(credentials, 'http://localhost:3000/api/webhooks/shopify'),
+    ).rejects.toBeInstanceOf(MarketplaceRejectedError);
+    expect(graphqlCalls).toHaveLength(0);
   });
 
   it('a revoked token is a MarketplaceRejectedError(401), not retried', async () => {

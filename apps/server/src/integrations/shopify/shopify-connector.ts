@@ -17,6 +17,8 @@ import {
   ORDERS_QUERY,
   PRODUCT_VARIANTS_QUERY,
   SHOP_QUERY,
+  SHOPIFY_WEBHOOK_TOPICS,
+  WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
 } from './shopify-graphql.ts';
 import {
   mapShopifyOrderNode,
@@ -28,6 +30,7 @@ import {
   shopifyShopResponse,
   shopifyTokenResponse,
   shopifyVariantsResponse,
+  shopifyWebhookSubscriptionCreateResponse,
 } from './shopify-mapping.ts';
 import { checkShopifyCallback, isShopifyShopHost } from './shopify-signatures.ts';
 
@@ -299,6 +302,36 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
     }
   };
 
+  /**
+   * Subscribes orders/create, orders/updated, orders/cancelled and app/uninstalled to the callback
+   * URL (https only). A topic already subscribed to that address ("has already been taken") is fine;
+   * any other userError is a MarketplaceRejectedError naming the topics that failed.
+   */
+  const subscribeWebhooks = async (credentials: ShopCredentials, callbackUrl: string): Promise<void> => {
+    const shopHost = shopHostOf(credentials);
+    if (!/^https:\/\//.test(callbackUrl))
+      throw new MarketplaceRejectedError('Shopify webhooks need an https address (PUBLIC_URL)', 400);
+    const failed: string[] = [];
+    for (const topic of SHOPIFY_WEBHOOK_TOPICS) {
+      const result = await graphql(shopifyWebhookSubscriptionCreateResponse, {
+        shopHost,
+        accessToken: credentials.accessToken,
+        query: WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
+        variables: { topic, uri: callbackUrl },
+        operation: 'webhookSubscriptionCreate',
+      });
+      const errors = (result.webhookSubscriptionCreate?.userErrors ?? []).filter(
+        (e) => !/already (been )?taken/i.test(e.message),
+      );
+      if (errors.length > 0) failed.push(`${topic}: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    if (failed.length > 0)
+      throw new MarketplaceRejectedError(
+        `Shopify refused the webhook subscriptions (${failed.join(' | ').slice(0, 300)})`,
+        422,
+      );
+  };
+
   const authorizeUrl: OAuthConnector['authorizeUrl'] = ({ state, redirectUri, shopHost }) => {
     if (!isShopifyShopHost(shopHost)) {
       throw new MarketplaceRejectedError('Enter your store address as your-store.myshopify.com', 400);
@@ -346,6 +379,7 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
     listListings,
     fetchOrders,
     pushTracking,
+    subscribeWebhooks,
     authorizeUrl,
     completeAuthorization,
   };
@@ -353,3 +387,4 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
 
 export { verifyShopifyWebhook, ShopifyCallbackError } from './shopify-signatures.ts';
 export { parseShopifyOrderWebhook } from './shopify-mapping.ts';
+export { createShopifyWebhookReceiver } from './shopify-webhook-receiver.ts';

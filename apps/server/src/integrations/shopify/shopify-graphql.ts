@@ -134,10 +134,39 @@ export const FULFILLMENT_CREATE_MUTATION = /* GraphQL */ `
   }
 `;
 
+/**
+ * One webhook subscription (run once per topic after a shop connects). 2026-01: the endpoint is
+ * `uri` (String; `callbackUrl` is deprecated); payloads as JSON, which the intake verifies raw.
+ */
+export const WEBHOOK_SUBSCRIPTION_CREATE_MUTATION = /* GraphQL */ `
+  mutation LayerlineWebhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $uri: String!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: { uri: $uri, format: JSON }) {
+      webhookSubscription {
+        id
+        topic
+        uri
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+/** The topics Layerline subscribes to (WebhookSubscriptionTopic values; X-Shopify-Topic spells them orders/create …). */
+export const SHOPIFY_WEBHOOK_TOPICS = [
+  'ORDERS_CREATE',
+  'ORDERS_UPDATED',
+  'ORDERS_CANCELLED',
+  'APP_UNINSTALLED',
+] as const;
+
 export const SHOPIFY_DOCUMENTS = {
   SHOP_QUERY,
   PRODUCT_VARIANTS_QUERY,
   ORDERS_QUERY,
   FULFILLMENT_ORDERS_QUERY,
   FULFILLMENT_CREATE_MUTATION,
+  WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
 } as const;

@@ -130,6 +130,15 @@ export const shopifyFulfillmentCreateResponse = z.object({
     .nullable(),
 });
 
+export const shopifyWebhookSubscriptionCreateResponse = z.object({
+  webhookSubscriptionCreate: z
+    .object({
+      webhookSubscription: z.object({ id: z.string(), topic: z.string(), uri: z.string() }).nullish(),
+      userErrors: z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() })),
+    })
+    .nullable(),
+});
+
 export const shopifyTokenResponse = z.object({
   access_token: z.string().min(1),
   scope: z.string().optional(),

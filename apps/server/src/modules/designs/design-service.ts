@@ -91,6 +91,12 @@ function meshErrorToAppError(error: MeshError, fileName: string): AppError {
 export function createDesignService(deps: DesignServiceDeps) {
   const { designs, storage, worker, prices, audit, slicing, limits, productsUsing } = deps;
 
+  /** An admin changing another seller's design is recorded with the real actor (AC-2). */
+  async function auditIfForOther(actor: Actor, ownerId: string, action: string, detail: Record<string, unknown>): Promise<void> {
+    if (actor.id === ownerId) return;
+    await audit.record({ actorId: actor.id, targetUserId: ownerId, action, detail, requestId: actor.requestId });
+  }
+
   async function refuseIfInUse(target: Parameters<ProductsUsing>[0], what: string): Promise<void> {
     const names = await productsUsing(target);
     if (names.length > 0) {
@@ -229,8 +235,9 @@ export function createDesignService(deps: DesignServiceDeps) {
     get: dto,
 
     async rename(actor: Actor, designId: string, name: string): Promise<Design> {
-      await visible(actor, designId);
+      const item = await visible(actor, designId);
       await designs.rename(designId, name);
+      await auditIfForOther(actor, item.design.ownerId, 'design.renamed-for-user', { designId, from: item.design.name, to: name });
       return dto(actor, designId);
     },
 
@@ -314,6 +321,7 @@ export function createDesignService(deps: DesignServiceDeps) {
         estimate: { ...figures!, computedAt: new Date().toISOString() },
       });
       await scheduleSlicing(id, 1);
+      await auditIfForOther(actor, item.design.ownerId, 'print-config.created-for-user', { designId, configId: id });
       return configDto(actor, id);
     },
 
@@ -345,6 +353,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       } else {
         await designs.updateConfig(configId, merged);
       }
+      await auditIfForOther(actor, config.ownerId, 'print-config.updated-for-user', { configId, changes });
       return configDto(actor, configId);
     },
 
@@ -355,6 +364,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       }
       await refuseIfInUse({ printConfigId: configId }, 'print configuration');
       await designs.deleteConfig(configId);
+      await auditIfForOther(actor, config.ownerId, 'print-config.deleted-for-user', { configId, designId: config.designId });
     },
 
     /** The spec's estimatePrintCostThreeJS: a quote for settings, without saving anything. */

@@ -100,6 +100,12 @@ export function createShopService(deps: {
     return connector;
   }
 
+  /** An admin acting on another seller's shop or listings is recorded with the real actor (AC-2). */
+  async function auditIfForOther(viewer: ShopViewer, ownerId: string, action: string, detail: Record<string, unknown>): Promise<void> {
+    if (viewer.id === ownerId) return;
+    await audit.record({ actorId: viewer.id, targetUserId: ownerId, action, detail, requestId: viewer.requestId });
+  }
+
   async function visibleShop(viewer: ShopViewer, shopId: string): Promise<ShopRow> {
     const row = await repository.find(shopId);
     if (!row || (row.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Shop');
@@ -400,6 +406,7 @@ export function createShopService(deps: {
 
     async syncNow(viewer: ShopViewer, shopId: string): Promise<ShopSyncResult> {
       const row = await visibleShop(viewer, shopId);
+      await auditIfForOther(viewer, row.ownerId, 'shop.synced-for-user', { shopId });
       try {
         return await sync(row.id, { listings: true, orders: true });
       } catch (error) {
@@ -440,6 +447,7 @@ export function createShopService(deps: {
       if (row.platform !== 'sandbox' || !connector || !isSimulatingConnector(connector)) {
         throw new AppError('bad-request', 'Only a sandbox shop can simulate orders');
       }
+      await auditIfForOther(viewer, row.ownerId, 'shop.order-simulated-for-user', { shopId });
       const sequence = Date.now();
       const order = await connector.simulateOrder(repository.credentials(row), {
         sequence,
@@ -480,6 +488,7 @@ export function createShopService(deps: {
       // The variant must be the listing owner's: another seller's variant is answered as missing.
       if (!(await repository.findOwnedVariant(found.ownerId, variantId))) throw notFound('Product variant');
       await repository.setListingLink(found.id, variantId, 'manual');
+      await auditIfForOther(viewer, found.ownerId, 'listing.linked-for-user', { listingId, variantId });
       await deps.rematchOnHold(found.ownerId);
       const view = await repository.listingView(found.id);
       return listingDto(view!);
@@ -489,6 +498,7 @@ export function createShopService(deps: {
       const found = await repository.findListing(listingId);
       if (!found || (found.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Listing');
       await repository.setListingLink(found.id, null, null);
+      await auditIfForOther(viewer, found.ownerId, 'listing.unlinked-for-user', { listingId });
       const view = await repository.listingView(found.id);
       return listingDto(view!);
     },

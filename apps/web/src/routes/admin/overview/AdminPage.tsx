@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
+import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
 import { PageViewsPanel } from './PageViewsPanel.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
@@ -17,6 +18,7 @@ export default function AdminPage() {
           <AuditLogPanel />
           <ContactMessagesPanel />
         </Box>
+        <BackgroundJobsPanel />
       </Box>
     </Box>
   );

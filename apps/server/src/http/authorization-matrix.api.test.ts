@@ -1,0 +1,747 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectRouteTable, routeId, type Excluded, type RouteKey } from '../../test/route-table.ts';
+import { startTestApp, uniqueEmail, type SignedInClient, type TestApp } from '../../test/test-app.ts';
+
+/*
+ * The authorization matrix (reliability AC-1, AC-2, AC-3, CSRF-1; scenarios S-20, S-21, S-23).
+ *
+ * MATRIX below lists every route of the real server with who may call it. The suite fails when the
+ * server has a route the matrix does not list, or the matrix lists a route the server does not have
+ * (except PENDING_ROUTES), so a new route cannot ship unreviewed. Then, on one server with one set of
+ * objects owned by seller A:
+ * - every route × {anonymous, seller A (owner, beta), seller B (plain), B as beta, admin};
+ * - targetUserId in query and body of every session route (detected by trying), seller → 403,
+ *   admin → allowed and audited;
+ * - unknown fields (role, ownerId, userId, isAdmin, commissionRate) in every JSON write → 400, no change;
+ * - cross-site writes (Sec-Fetch-Site, Origin, plain form post) on every write → 403, no change.
+ */
+
+type Access = 'public' | 'signed-in' | 'beta' | 'admin' | 'api-key' | 'webhook';
+type RoleName = 'anonymous' | 'sellerA' | 'sellerB' | 'betaB' | 'admin';
+const ROLES: readonly RoleName[] = ['anonymous', 'sellerB', 'betaB', 'admin', 'sellerA'];
+
+interface Who {
+  readonly role: RoleName;
+  readonly client: SignedInClient | null;
+  readonly userId: string | null;
+  readonly password: string | null;
+  readonly isAdmin: boolean;
+  /** The order API key of this account (A and B-as-beta only). */
+  readonly apiKey: string | null;
+}
+
+interface Sample {
+  readonly url: string;
+  readonly body?: Record<string, unknown>;
+  /** multipart upload of this model file, in the field `file` */
+  readonly upload?: string;
+}
+
+interface Entry extends RouteKey {
+  readonly access: Access;
+  /** The sample addresses an object owned by A (in the path, or by id in the body). */
+  readonly objectParam?: true;
+  /** A valid request as `who` would send it (A's objects). Called per request when `fresh`. */
+  readonly sample: (fx: Fixtures, who: Who) => Sample | Promise<Sample>;
+  /** The sample destroys or consumes its object: make a new one for every request. */
+  readonly fresh?: true;
+  /** Where the route takes targetUserId (asserted against what the server answers). */
+  readonly targetUserId?: 'query' | 'body';
+  /** How an admin fares on A's object (default allowed). */
+  readonly adminOnOthers?: 'allowed' | 'denied';
+  /** Statuses that count as allowed besides 2xx (a valid request the business rules refuse). */
+  readonly okStatuses?: readonly number[];
+  /** Statuses that count as an object denial (default 403, 404). */
+  readonly objectDenied?: readonly number[];
+  /** Fields of MASS_FIELDS this route legitimately takes (an admin setting the admin flag). */
+  readonly massFieldsAllowed?: readonly string[];
+  /** Not part of the JSON mass-assignment sweep, and why. */
+  readonly noMassAssignment?: string;
+  /** A known authorization bug: the entry is `it.fails` until it is fixed (see the comment). */
+  readonly knownBug?: string;
+  /** A POST that saves nothing (a calculation): not a write for the audit rule. */
+  readonly readOnly?: true;
+  /** Browser redirect route: every outcome is a 303 to /connect-store. */
+  readonly redirects?: true;
+}
+
+interface Fixtures {
+  designId: string;
+  configId: string;
+  design3mfId: string;
+  config3mfId: string;
+  productId: string;
+  variantId: string;
+  sku: string;
+  shopId: string;
+  listingId: string;
+  orderId: string;
+  manualOrderId: string;
+  apiOrderId: string;
+  apiKeyIdA: string;
+  etsyReceiptId: string;
+  priceTable: Record<string, unknown>;
+  fresh: {
+    design(): Promise<string>;
+    config(): Promise<string>;
+    product(): Promise<string>;
+    shop(): Promise<string>;
+    order(): Promise<string>;
+    apiKey(): Promise<string>;
+    etsyReceipt(): Promise<string>;
+    webhookEndpoint(who: Who): Promise<void>;
+  };
+}
+
+const MODELS = path.resolve(import.meta.dirname, '../../../../../shared/models');
+const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
+let skuCounter = 0;
+const uniqueSku = () => `AC-${process.pid}-${Date.now().toString(36)}-${++skuCounter}`.toUpperCase();
+const RANDOM_UUID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Every route. Sorted by area. `sample` is A's valid request; B and B-as-beta send A's request
+ * (A's ids) unchanged, admins too (admins may act on any seller's object).
+ */
+const MATRIX: readonly Entry[] = [
+  // ── site, analytics, auth (public) ──
+  { method: 'GET', url: '/api/health', access: 'public', sample: () => ({ url: '/api/health' }) },
+  { method: 'GET', url: '/api/config', access: 'public', sample: () => ({ url: '/api/config' }) },
+  {
+    method: 'POST', url: '/api/contact', access: 'public',
+    sample: () => ({ url: '/api/contact', body: { name: 'Ada', email: 'ada@example.test', subject: 'Hello', message: 'A message of some length.' } }),
+  },
+  { method: 'POST', url: '/api/analytics/page-views', access: 'public', sample: () => ({ url: '/api/analytics/page-views', body: { title: 'Home', path: '/' } }) },
+  // better-auth: only the paths in auth-routes.ts OPEN_AUTH_PATHS answer; see 'the auth wildcard' below.
+  { method: 'GET', url: '/api/auth/*', access: 'public', sample: () => ({ url: '/api/auth/get-session' }) },
+  {
+    method: 'POST', url: '/api/auth/*', access: 'public',
+    sample: () => ({ url: '/api/auth/sign-up/email', body: { email: uniqueEmail('matrix'), password: 'a sturdy test passphrase', name: 'Matrix' } }),
+  },
+
+  // ── accounts ──
+  { method: 'GET', url: '/api/me', access: 'signed-in', sample: () => ({ url: '/api/me' }) },
+  { method: 'PATCH', url: '/api/me', access: 'signed-in', sample: () => ({ url: '/api/me', body: { businessName: 'Matrix Works' } }) },
+  {
+    method: 'POST', url: '/api/me/email', access: 'signed-in',
+    sample: (_fx, who) => ({ url: '/api/me/email', body: { newEmail: uniqueEmail(who.role), currentPassword: who.password ?? 'x' } }),
+  },
+  { method: 'POST', url: '/api/check-user', access: 'signed-in', sample: () => ({ url: '/api/check-user' }) },
+  { method: 'GET', url: '/api/dashboard', access: 'signed-in', sample: () => ({ url: '/api/dashboard' }) },
+
+  // ── designs and print configurations ──
+  { method: 'POST', url: '/api/designs', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/designs', upload: 'ps-20mm_cube.obj' }), noMassAssignment: 'multipart upload, no JSON body (its querystring is strict)' },
+  { method: 'GET', url: '/api/designs', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/designs' }) },
+  { method: 'GET', url: '/api/designs/:id', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}` }) },
+  { method: 'PATCH', url: '/api/designs/:id', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}`, body: { name: 'Matrix cube' } }) },
+  { method: 'DELETE', url: '/api/designs/:id', access: 'signed-in', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/designs/${await fx.fresh.design()}` }) },
+  { method: 'GET', url: '/api/designs/:id/file', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/file` }) },
+  { method: 'GET', url: '/api/designs/:id/metadata', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/metadata` }) },
+  { method: 'GET', url: '/api/designs/:id/thumbnail.png', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/thumbnail.png` }) },
+  { method: 'GET', url: '/api/designs/:id/viewer-mesh', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/viewer-mesh` }) },
+  { method: 'GET', url: '/api/designs/:id/problem-areas', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/problem-areas` }) },
+  { method: 'POST', url: '/api/designs/:id/print-configs', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/designs/${fx.designId}/print-configs`, body: { name: 'Matrix config', infillPercent: 20 } }) },
+  { method: 'PATCH', url: '/api/print-configs/:id', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/print-configs/${fx.configId}`, body: { infillPercent: 25 } }) },
+  { method: 'DELETE', url: '/api/print-configs/:id', access: 'signed-in', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/print-configs/${await fx.fresh.config()}` }) },
+  { method: 'POST', url: '/api/estimate-print-cost', access: 'signed-in', objectParam: true, targetUserId: 'body', readOnly: true, sample: (fx) => ({ url: '/api/estimate-print-cost', body: { filePath: fx.designId } }) },
+
+  // ── products ──
+  { method: 'GET', url: '/api/products', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/products' }) },
+  {
+    // The body names A's print configuration: B may not build a product from it.
+    // An admin without targetUserId builds for themselves: A's configuration is not theirs either.
+    method: 'POST', url: '/api/products', access: 'signed-in', objectParam: true, targetUserId: 'query',
+    objectDenied: [400, 403, 404], adminOnOthers: 'denied',
+    sample: (fx) => ({ url: '/api/products', body: { name: 'Matrix product', variants: [{ name: 'Std', sku: uniqueSku(), parts: [{ printConfigId: fx.configId, quantity: 1 }] }] } }),
+  },
+  { method: 'GET', url: '/api/products/:id', access: 'signed-in', objectParam: true, targetUserId: 'query', sample: (fx) => ({ url: `/api/products/${fx.productId}` }) },
+  {
+    method: 'PUT', url: '/api/products/:id', access: 'signed-in', objectParam: true, targetUserId: 'query',
+    sample: (fx) => ({ url: `/api/products/${fx.productId}`, body: { name: 'Matrix product', variants: [{ id: fx.variantId, name: 'Std', sku: fx.sku, parts: [{ printConfigId: fx.configId, quantity: 1 }] }] } }),
+  },
+  { method: 'DELETE', url: '/api/products/:id', access: 'signed-in', objectParam: true, fresh: true, targetUserId: 'query', sample: async (fx) => ({ url: `/api/products/${await fx.fresh.product()}` }) },
+
+  // ── shops and listings (beta) ──
+  { method: 'GET', url: '/api/shops/platforms', access: 'beta', sample: () => ({ url: '/api/shops/platforms' }) },
+  { method: 'GET', url: '/api/shops', access: 'beta', targetUserId: 'query', sample: () => ({ url: '/api/shops' }) },
+  { method: 'POST', url: '/api/shops/:platform/connect', access: 'beta', sample: () => ({ url: '/api/shops/sandbox/connect', body: {} }) },
+  // The marketplace's browser redirect: refusals are 303s back to /connect-store with the reason.
+  { method: 'GET', url: '/api/shops/:platform/callback', access: 'beta', redirects: true, sample: () => ({ url: '/api/shops/shopify/callback?code=x&state=y' }) },
+  { method: 'DELETE', url: '/api/shops/:id', access: 'beta', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/shops/${await fx.fresh.shop()}` }) },
+  { method: 'POST', url: '/api/shops/:id/sync', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/shops/${fx.shopId}/sync`, body: {} }), noMassAssignment: 'no body schema' },
+  { method: 'POST', url: '/api/shops/:id/sandbox/simulate-order', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/shops/${fx.shopId}/sandbox/simulate-order`, body: {} }) },
+  { method: 'GET', url: '/api/listings', access: 'beta', targetUserId: 'query', sample: () => ({ url: '/api/listings' }) },
+  { method: 'GET', url: '/api/listings/variant-options', access: 'beta', targetUserId: 'query', sample: () => ({ url: '/api/listings/variant-options' }) },
+  { method: 'POST', url: '/api/listings/:id/link', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/listings/${fx.listingId}/link`, body: { variantId: fx.variantId } }) },
+  { method: 'DELETE', url: '/api/listings/:id/link', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/listings/${fx.listingId}/link` }) },
+
+  // ── orders ──
+  { method: 'GET', url: '/api/orders', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/orders' }) },
+  { method: 'GET', url: '/api/makerforge/orders', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/makerforge/orders' }) },
+  { method: 'GET', url: '/api/orders/:id', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/orders/${fx.orderId}` }) },
+  { method: 'POST', url: '/api/orders/:id/status', access: 'signed-in', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/orders/${await fx.fresh.order()}/status`, body: { to: 'cancelled', reason: 'matrix' } }) },
+  {
+    // The receipt is looked up among the subject's orders: an admin without targetUserId looks among their own.
+    method: 'POST', url: '/api/etsy/meta-status', access: 'signed-in', objectParam: true, fresh: true, targetUserId: 'body', adminOnOthers: 'denied',
+    sample: async (fx) => ({ url: '/api/etsy/meta-status', body: { receiptId: await fx.fresh.etsyReceipt(), newStatus: 'cancelled', reason: 'matrix' } }),
+  },
+  // The print farm's actions (admins only, on any seller's order): tracking, and the spec's completeEtsyOrder.
+  { method: 'POST', url: '/api/orders/:id/tracking', access: 'admin', sample: (fx) => ({ url: `/api/orders/${fx.manualOrderId}/tracking`, body: { trackingNumber: '9400100000000000000000' } }) },
+  {
+    // `userId` is the spec's name for the seller acted for (targetUserId): a legitimate field here.
+    method: 'POST', url: '/api/etsy/complete-order', access: 'admin', massFieldsAllowed: ['userId'],
+    sample: (fx) => ({ url: '/api/etsy/complete-order', body: { userId: A.userId, receiptId: fx.etsyReceiptId, trackingNumber: '9400100000000000000001' } }),
+  },
+  {
+    // The body names A's SKU: for anyone else (an admin without targetUserId too) it is an unknown SKU.
+    method: 'POST', url: '/api/orders/manual', access: 'signed-in', objectParam: true, targetUserId: 'body', objectDenied: [400, 404, 422], adminOnOthers: 'denied',
+    sample: (fx) => ({ url: '/api/orders/manual', body: { items: [{ sku: fx.sku, quantity: 1 }], shippingAddress: ADDRESS } }),
+  },
+
+  // ── order API settings (beta) ──
+  { method: 'POST', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys', body: { name: 'matrix' } }) },
+  { method: 'GET', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys' }) },
+  // Keys are always the caller's own (api-key-routes.ts): an admin cannot revoke a seller's key either.
+  { method: 'DELETE', url: '/api/api-keys/:id', access: 'beta', objectParam: true, fresh: true, adminOnOthers: 'denied', sample: async (fx) => ({ url: `/api/api-keys/${await fx.fresh.apiKey()}` }) },
+  { method: 'PUT', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint', body: { url: `${SINK}/a` } }) },
+  { method: 'GET', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint' }) },
+  { method: 'POST', url: '/api/webhook-endpoint/rotate-secret', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint/rotate-secret' }) },
+  {
+    method: 'DELETE', url: '/api/webhook-endpoint', access: 'beta', fresh: true,
+    sample: async (fx, who) => {
+      await fx.fresh.webhookEndpoint(who);
+      return { url: '/api/webhook-endpoint' };
+    },
+  },
+
+  // ── order API (API key) ──
+  {
+    method: 'POST', url: '/api/v1/orders', access: 'api-key',
+    sample: (fx) => ({ url: '/api/v1/orders', body: { externalId: `matrix-${uniqueSku()}`, items: [{ sku: fx.sku, quantity: 1 }], shippingAddress: ADDRESS } }),
+  },
+  { method: 'GET', url: '/api/v1/orders', access: 'api-key', sample: () => ({ url: '/api/v1/orders' }) },
+  { method: 'GET', url: '/api/v1/orders/:id', access: 'api-key', objectParam: true, sample: (fx) => ({ url: `/api/v1/orders/${fx.apiOrderId}` }) },
+
+  // ── marketplace webhooks ──
+  // PENDING (being added): Shopify order webhooks, verified by HMAC; nothing else may pass.
+  { method: 'POST', url: '/api/webhooks/shopify', access: 'webhook', sample: () => ({ url: '/api/webhooks/shopify', body: { id: 1 } }), noMassAssignment: 'a marketplace payload: the signature is the only gate' },
+
+  // ── admin ──
+  { method: 'GET', url: '/api/admin/users', access: 'admin', sample: () => ({ url: '/api/admin/users' }) },
+  { method: 'PATCH', url: '/api/admin/users/:id', access: 'admin', massFieldsAllowed: ['isAdmin'], sample: () => ({ url: `/api/admin/users/${B.userId}`, body: { isInternal: false } }) },
+  { method: 'GET', url: '/api/admin/audit', access: 'admin', sample: () => ({ url: '/api/admin/audit' }) },
+  { method: 'GET', url: '/api/admin/analytics/page-views', access: 'admin', sample: () => ({ url: '/api/admin/analytics/page-views' }) },
+  { method: 'GET', url: '/api/admin/contact-messages', access: 'admin', sample: () => ({ url: '/api/admin/contact-messages' }) },
+  { method: 'GET', url: '/api/admin/designs', access: 'admin', sample: () => ({ url: '/api/admin/designs' }) },
+  { method: 'GET', url: '/api/admin/orders', access: 'admin', sample: () => ({ url: '/api/admin/orders' }) },
+  { method: 'GET', url: '/api/admin/price-table', access: 'admin', sample: () => ({ url: '/api/admin/price-table' }) },
+  { method: 'PUT', url: '/api/admin/price-table', access: 'admin', sample: (fx) => ({ url: '/api/admin/price-table', body: fx.priceTable }) },
+  { method: 'POST', url: '/api/admin/cost-data', access: 'admin', sample: (fx) => ({ url: '/api/admin/cost-data', body: { configId: fx.configId, costData: { grams: 5, printSeconds: 600 } } }) },
+  { method: 'POST', url: '/api/admin/placeholder-cost-3mf', access: 'admin', sample: (fx) => ({ url: '/api/admin/placeholder-cost-3mf', body: { filePath: fx.design3mfId, printConfigId: fx.config3mfId } }) },
+  // PENDING (being added): the jobs page and retrying a dead letter (an unknown id: 404 for admins).
+  { method: 'GET', url: '/api/admin/jobs', access: 'admin', sample: () => ({ url: '/api/admin/jobs' }) },
+  { method: 'POST', url: '/api/admin/jobs/dead-letters/:id/retry', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/jobs/dead-letters/${RANDOM_UUID}/retry` }), noMassAssignment: 'no body' },
+];
+
+/** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
+const PENDING_ROUTES = new Set<string>();
+
+const MASS_FIELDS: Record<string, unknown> = { role: 'admin', ownerId: 'someone-else', userId: 'someone-else', isAdmin: true, commissionRate: 0.99 };
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+let t: TestApp;
+let SINK: string;
+let A: SignedInClient;
+let B: SignedInClient;
+let BB: SignedInClient;
+let admin: SignedInClient;
+let who: Record<RoleName, Who>;
+let fx: Fixtures;
+let serverRoutes: Set<string>;
+let excluded: Excluded[];
+const started = Date.now();
+const tally = { requests: 0, deniedAsExpected: 0, allowedAsExpected: 0, unexpected2xx: [] as string[], knownBug2xx: [] as string[] };
+
+// ── requests ────────────────────────────────────────────────────────────────────────────────────
+
+interface Reply {
+  status: number;
+  body: any;
+  location: string | null;
+}
+
+/** One request as `w`, without touching any cookie jar (a sign-up or sign-out must not change who A is). */
+async function send(entry: Entry, w: Who, s: Sample, extra: Record<string, string> = {}): Promise<Reply> {
+  const headers: Record<string, string> = { accept: 'application/json', origin: t.baseUrl, 'sec-fetch-site': 'same-origin' };
+  if (w.client) headers.cookie = w.client.cookieHeader();
+  if (entry.access === 'api-key' && w.apiKey) headers.authorization = `Bearer ${w.apiKey}`;
+  let body: FormData | string | undefined;
+  if (s.upload) {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
+    body = form;
+  } else if (s.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(s.body);
+  }
+  Object.assign(headers, extra);
+  for (const [key, value] of Object.entries(headers)) if (value === '') delete headers[key];
+  tally.requests += 1;
+  const response = await fetch(new URL(s.url, t.baseUrl), { method: entry.method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // binary or text: keep as is
+  }
+  return { status: response.status, body: parsed, location: response.headers.get('location') };
+}
+
+const withQuery = (url: string, key: string, value: string) => `${url}${url.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
+const is2xx = (status: number) => status >= 200 && status < 300;
+const onlyError = (body: unknown) => typeof body === 'object' && body !== null && Object.keys(body).join() === 'error' && typeof (body as any).error === 'string';
+const brief = (r: Reply) => `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 80) : JSON.stringify(r.body)?.slice(0, 160)}`;
+
+async function expectOk<T = any>(promise: Promise<{ status: number; body: T }>, what: string): Promise<T> {
+  const r = await promise;
+  if (!is2xx(r.status)) throw new Error(`fixture ${what}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+async function auditIds(): Promise<Set<string>> {
+  const r = await admin.get('/api/admin/audit?limit=500');
+  return new Set((r.body.entries as { id: string }[]).map((e) => e.id));
+}
+async function newAuditEntries(before: Set<string>): Promise<any[]> {
+  const r = await admin.get('/api/admin/audit?limit=500');
+  return (r.body.entries as any[]).filter((e) => !before.has(e.id));
+}
+
+/** What A's world and the admin areas look like, to prove a refused request changed nothing. */
+async function digest(): Promise<string> {
+  const volatile = new Set(['lastUsedAt', 'lastSyncedAt', 'nextSyncAt', 'syncedAt', 'lastSyncError', 'updatedAt', 'lastSeenAt']);
+  const reads = await Promise.all([
+    A.get('/api/me'),
+    A.get('/api/designs?limit=100'),
+    A.get('/api/products?limit=100'),
+    A.get('/api/shops'),
+    A.get('/api/orders?limit=100'),
+    A.get('/api/listings?limit=200'),
+    A.get('/api/api-keys'),
+    A.get('/api/webhook-endpoint'),
+    admin.get('/api/admin/users?limit=100'),
+    admin.get('/api/admin/price-table'),
+    admin.get('/api/admin/contact-messages?limit=500'),
+    admin.get('/api/admin/analytics/page-views'),
+    admin.get('/api/admin/audit?limit=500'),
+  ]);
+  return JSON.stringify(reads.map((r) => [r.status, r.body]), (key, value) => (volatile.has(key) ? undefined : value));
+}
+
+// ── expectations ───────────────────────────────────────────────────────────────────────────────
+
+type Outcome = 'allow' | 'deny-auth' | 'deny-beta' | 'deny-admin' | 'deny-object' | 'deny-key' | 'deny-signature';
+
+function expectedOutcome(entry: Entry, role: RoleName): Outcome {
+  const othersObject = entry.objectParam && (role === 'sellerB' || role === 'betaB');
+  const adminOnObject = entry.objectParam && role === 'admin' ? (entry.adminOnOthers === 'denied' ? 'deny-object' : 'allow') : null;
+  switch (entry.access) {
+    case 'public':
+      return 'allow';
+    case 'signed-in':
+      if (role === 'anonymous') return 'deny-auth';
+      return othersObject ? 'deny-object' : (adminOnObject ?? 'allow');
+    case 'beta':
+      if (role === 'anonymous') return 'deny-auth';
+      if (role === 'sellerB') return 'deny-beta';
+      return othersObject ? 'deny-object' : (adminOnObject ?? 'allow');
+    case 'admin':
+      if (role === 'anonymous') return 'deny-auth';
+      return role === 'admin' ? 'allow' : 'deny-admin';
+    case 'api-key':
+      // Only A and B-as-beta hold keys; a session (even an admin's) does not open /api/v1.
+      if (role === 'sellerA') return 'allow';
+      if (role === 'betaB') return entry.objectParam ? 'deny-object' : 'allow';
+      return 'deny-key';
+    case 'webhook':
+      return 'deny-signature';
+  }
+}
+
+/** Returns a problem, or null when the reply is what the outcome calls for. */
+function judge(entry: Entry, outcome: Outcome, r: Reply): string | null {
+  if (r.status >= 500) return `server error ${brief(r)}`;
+  if (entry.redirects) {
+    if (r.status !== 303 || !r.location?.startsWith('/connect-store?')) return `expected a 303 to /connect-store, got ${brief(r)}`;
+    if (outcome !== 'allow' && !r.location.includes('error=')) return `a refused caller was not sent back with an error: ${r.location}`;
+    return null;
+  }
+  switch (outcome) {
+    case 'allow':
+      return is2xx(r.status) || entry.okStatuses?.includes(r.status) ? null : `expected 2xx, got ${brief(r)}`;
+    case 'deny-auth':
+      return r.status === 401 && onlyError(r.body) && r.body.error === 'No logged-in user' ? null : `expected 401 No logged-in user, got ${brief(r)}`;
+    case 'deny-beta':
+    case 'deny-admin':
+      return r.status === 403 && onlyError(r.body) ? null : `expected 403 {error}, got ${brief(r)}`;
+    case 'deny-object':
+      return (entry.objectDenied ?? [403, 404]).includes(r.status) && onlyError(r.body) ? null : `expected ${(entry.objectDenied ?? [403, 404]).join('/')} {error} only, got ${brief(r)}`;
+    case 'deny-key':
+      return r.status === 401 && onlyError(r.body) && /api key/i.test(r.body.error) ? null : `expected 401 invalid API key, got ${brief(r)}`;
+    case 'deny-signature':
+      return r.status === 401 && onlyError(r.body) && /signature|hmac/i.test(r.body.error) ? null : `expected 401 invalid signature, got ${brief(r)}`;
+  }
+}
+
+const present = (entry: Entry) => serverRoutes.has(routeId(entry));
+
+// ── setup ──────────────────────────────────────────────────────────────────────────────────────
+
+beforeAll(async () => {
+  // Shopify configured (dummy credentials, nothing is called) so its webhook route verifies signatures.
+  t = await startTestApp({ SHOPIFY_API_KEY: 'matrix-key', SHOPIFY_API_SECRET: 'matrix-secret' });
+  SINK = `${t.baseUrl}/webhook-sink`; // answers 404: a delivery fails with a plain 4xx and is not retried
+  const table = collectRouteTable(t);
+  serverRoutes = new Set(table.routes.map(routeId));
+  excluded = table.excluded;
+
+  A = await t.signUp({ name: 'Seller A', role: 'beta' });
+  B = await t.signUp({ name: 'Seller B' });
+  BB = await t.signUp({ name: 'Seller B as beta', role: 'beta' });
+  admin = await t.signUp({ name: 'Admin', role: 'admin' });
+
+  const upload = async (client: SignedInClient, file: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(path.join(MODELS, file))]), file);
+    const response = await fetch(new URL('/api/designs', t.baseUrl), { method: 'POST', headers: { cookie: client.cookieHeader(), origin: t.baseUrl }, body: form });
+    const body = (await response.json()) as any;
+    if (response.status !== 201) throw new Error(`fixture upload ${file}: ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const cube = await upload(A, 'ps-20mm_cube.obj');
+  const box3mf = await upload(A, '3mfs-components.3mf');
+  const sku = uniqueSku();
+  const product = await expectOk(A.post('/api/products', { name: 'Cube', variants: [{ name: 'Std', sku, parts: [{ printConfigId: cube.printConfigs[0].id, quantity: 1 }] }] }), 'product');
+  const shop = (await expectOk(A.post('/api/shops/sandbox/connect', {}), 'sandbox shop')).shop;
+  const listings = await expectOk(A.get(`/api/listings?shopId=${shop.id}`), 'listings');
+  const simulated = await expectOk(A.post(`/api/shops/${shop.id}/sandbox/simulate-order`, {}), 'simulated order');
+  const keyA = await expectOk(A.post('/api/api-keys', { name: 'A' }), 'api key A');
+  const keyB = await expectOk(BB.post('/api/api-keys', { name: 'B' }), 'api key B');
+  const apiOrder = await (async () => {
+    const r = await fetch(new URL('/api/v1/orders', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keyA.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ externalId: 'matrix-api-1', items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }),
+    });
+    if (r.status !== 201) throw new Error(`fixture api order: ${r.status} ${await r.text()}`);
+    return (await r.json()) as any;
+  })();
+  for (const c of [A, BB, admin]) await expectOk(c.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${c.userId}` }, {}), 'webhook endpoint');
+  const priceTable = await expectOk(admin.get('/api/admin/price-table'), 'price table');
+
+  let receipts = 0;
+  const etsyReceipt = async () => {
+    const receiptId = `matrix-${process.pid}-${++receipts}`;
+    await t.context.orderIngestion.ingest({
+      ownerId: A.userId,
+      channel: `matrix-etsy:${A.userId}`,
+      shopId: null,
+      platform: 'etsy',
+      actor: { kind: 'system', id: null },
+      order: {
+        externalId: receiptId,
+        placedAt: new Date(),
+        customerName: 'Ada Buyer',
+        shippingAddress: { company: '', line2: '', region: '', phone: '', email: '', ...ADDRESS },
+        currency: 'USD',
+        totalCents: 1000,
+        cancelled: false,
+        items: [{ externalItemId: `${receiptId}-1`, sku, title: 'Cube', quantity: 1, unitPriceCents: 1000 }],
+      },
+    });
+    return receiptId;
+  };
+
+  fx = {
+    designId: cube.id,
+    configId: cube.printConfigs[0].id,
+    design3mfId: box3mf.id,
+    config3mfId: box3mf.printConfigs[0].id,
+    productId: product.id,
+    variantId: product.variants[0].id,
+    sku,
+    shopId: shop.id,
+    listingId: listings.items[0].id,
+    orderId: simulated.orderId,
+    manualOrderId: (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id,
+    apiOrderId: apiOrder.id,
+    apiKeyIdA: keyA.id,
+    etsyReceiptId: await etsyReceipt(),
+    priceTable,
+    fresh: {
+      design: async () => (await upload(A, 'ps-20mm_cube.obj')).id,
+      config: async () => (await expectOk(A.post(`/api/designs/${cube.id}/print-configs`, { name: 'Spare' }), 'config')).id,
+      product: async () =>
+        (await expectOk(A.post('/api/products', { name: 'Spare', variants: [{ name: 'Std', sku: uniqueSku(), parts: [{ printConfigId: cube.printConfigs[0].id, quantity: 1 }] }] }), 'product')).id,
+      shop: async () => (await expectOk(A.post('/api/shops/sandbox/connect', {}), 'shop')).shop.id,
+      order: async () => (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id,
+      apiKey: async () => (await expectOk(A.post('/api/api-keys', { name: 'spare' }), 'key')).id,
+      etsyReceipt,
+      webhookEndpoint: async (w) => {
+        if (w.client && w.role !== 'sellerB') await expectOk(w.client.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${w.role}` }, {}), 'webhook endpoint');
+      },
+    },
+  };
+
+  const whoOf = (role: RoleName, client: SignedInClient | null, apiKey: string | null): Who => ({
+    role,
+    client,
+    userId: client?.userId ?? null,
+    password: client?.password ?? null,
+    isAdmin: role === 'admin',
+    apiKey,
+  });
+  who = {
+    anonymous: whoOf('anonymous', null, null),
+    sellerA: whoOf('sellerA', A, keyA.key),
+    sellerB: whoOf('sellerB', B, null),
+    betaB: whoOf('betaB', BB, keyB.key),
+    admin: whoOf('admin', admin, null),
+  };
+});
+
+afterAll(async () => {
+  if (t) {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `authorization matrix: ${MATRIX.length} entries (${MATRIX.filter(present).length} on this server), ${tally.requests} requests, ` +
+        `${tally.allowedAsExpected} allowed and ${tally.deniedAsExpected} denied as expected, ` +
+        `${tally.unexpected2xx.length} unexpected 2xx, ${tally.knownBug2xx.length} 2xx under known bugs, ${seconds}s (${t.databaseKind})`,
+    );
+  }
+  await t?.close();
+});
+
+// ── the route table ────────────────────────────────────────────────────────────────────────────
+
+describe('route coverage', () => {
+  it('every route of the server has a matrix entry, and every entry a route (but the pending ones)', () => {
+    const listed = new Set(MATRIX.map(routeId));
+    expect(listed.size, 'duplicate matrix entries').toBe(MATRIX.length);
+    const unlisted = [...serverRoutes].filter((id) => !listed.has(id));
+    expect(unlisted, 'routes without a matrix entry: add them to MATRIX with their access').toEqual([]);
+    const missing = [...listed].filter((id) => !serverRoutes.has(id) && !PENDING_ROUTES.has(id));
+    expect(missing, 'matrix entries without a route').toEqual([]);
+    // Only the documented exclusions are left out.
+    expect(new Set(excluded.map((e) => e.reason))).toEqual(new Set(['HEAD twin of a GET', 'OpenAPI document', 'static web app file'].filter((r) => excluded.some((e) => e.reason === r))));
+    expect(excluded.filter((e) => e.reason === 'OpenAPI document').map(routeId)).toEqual(['GET /api/docs']);
+    expect(excluded.filter((e) => e.reason === 'static web app file').every((e) => e.method === 'GET' || e.method === 'HEAD')).toBe(true);
+  });
+});
+
+// ── roles × routes ─────────────────────────────────────────────────────────────────────────────
+
+describe('roles × routes (AC-1)', () => {
+  for (const entry of MATRIX) {
+    const test = entry.knownBug ? it.fails : it;
+    test(`${routeId(entry)} [${entry.access}${entry.objectParam ? ', object' : ''}]`, async (ctx) => {
+      if (!present(entry)) return ctx.skip();
+      const problems: string[] = [];
+      let shared: Sample | undefined;
+      for (const role of ROLES) {
+        const w = who[role];
+        // Non-owners send A's request; a fresh object is made once for them, and anew for admin and A.
+        const reuse = entry.fresh && shared && role !== 'admin' && role !== 'sellerA';
+        const s = reuse ? shared! : await entry.sample(fx, w);
+        if (entry.fresh && !shared) shared = s;
+        const outcome = expectedOutcome(entry, role);
+        const r = await send(entry, w, s);
+        const problem = judge(entry, outcome, r);
+        if (problem) problems.push(`${role}: ${problem}`);
+        if (outcome === 'allow') tally.allowedAsExpected += problem ? 0 : 1;
+        else if (is2xx(r.status)) (entry.knownBug ? tally.knownBug2xx : tally.unexpected2xx).push(`${routeId(entry)} as ${role}: ${brief(r)}`);
+        else if (!problem) tally.deniedAsExpected += 1;
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('the auth wildcard opens only the better-auth paths the product uses', async () => {
+    const post = MATRIX.find((e) => e.url === '/api/auth/*' && e.method === 'POST')!;
+    const get = MATRIX.find((e) => e.url === '/api/auth/*' && e.method === 'GET')!;
+    for (const action of ['update-user', 'admin/set-role', 'admin/impersonate-user', 'delete-user', 'set-password', 'link-social']) {
+      const r = await send(post, who.sellerA, { url: `/api/auth/${action}`, body: { role: 'admin', userId: B.userId, name: 'x' } });
+      expect(r.status, action).toBe(404);
+    }
+    expect((await send(get, who.anonymous, { url: '/api/auth/list-sessions' })).status).toBe(401);
+    expect((await send(post, who.anonymous, { url: '/api/auth/change-password', body: { currentPassword: 'x', newPassword: 'another sturdy passphrase' } })).status).toBe(401);
+    expect((await A.get('/api/me')).body.role ?? 'seller').not.toBe('admin');
+  });
+
+  it('0 unexpected 2xx', () => {
+    expect(tally.unexpected2xx).toEqual([]);
+  });
+});
+
+// ── targetUserId (AC-2) ────────────────────────────────────────────────────────────────────────
+
+describe('targetUserId (AC-2)', () => {
+  // Seller routes (session or API key): admin routes are for admins, who may name anyone.
+  const sellerRoutes = () => MATRIX.filter((e) => present(e) && !e.redirects && (e.access === 'signed-in' || e.access === 'beta' || e.access === 'api-key'));
+  const detected = new Map<string, 'query' | 'body'>();
+  /** Routes that take no targetUserId and ignore it (no or a loose schema there): they act for the caller. */
+  const ignored: string[] = [];
+  const audited: string[] = [];
+  const notAudited: string[] = [];
+
+  it('a seller naming another user is refused with 403 on every route', async () => {
+    const problems: string[] = [];
+    for (const entry of sellerRoutes()) {
+      const w = who.sellerA;
+      const places: ('query' | 'body')[] = ['query'];
+      const base = await entry.sample(fx, w);
+      if (base.body !== undefined && !base.upload) places.push('body');
+      for (const place of places) {
+        const s = entry.fresh ? await entry.sample(fx, w) : base;
+        const sent = place === 'query' ? { ...s, url: withQuery(s.url, 'targetUserId', B.userId) } : { ...s, body: { ...s.body, targetUserId: B.userId } };
+        const r = await send(entry, w, sent);
+        if (r.status === 403 && r.body?.error === 'Only admins may act for another user') detected.set(routeId(entry), detected.get(routeId(entry)) ?? place);
+        else if (r.status === 400 && onlyError(r.body)) continue;
+        // Ignored: it answered for A, and nothing of B's came back.
+        else if (is2xx(r.status) && !JSON.stringify(r.body ?? '').includes(B.userId)) ignored.push(`${routeId(entry)} (${place})`);
+        else problems.push(`${routeId(entry)} targetUserId in ${place} as ${w.role}: ${brief(r)} (expected 403, 400 or ignored)`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Every seller route refuses it (in the query, and in the body where there is one), whether or not
+    // the route takes a targetUserId at all.
+    expect([...detected.keys()].sort()).toEqual(sellerRoutes().map(routeId).sort());
+    console.log(`targetUserId from a seller — refused (403): ${detected.size} routes; silently ignored: ${ignored.length}: ${ignored.join('; ')}`);
+  });
+
+  // AC-2 as written: one hook (http/viewer.ts refuseForeignTarget) refuses it for every route.
+  it('AC-2 as written: a seller’s foreign targetUserId is refused (403/400) on 100% of routes', () => {
+    expect(ignored).toEqual([]);
+  });
+
+  it('an admin naming a seller is allowed, and every write on their behalf is audited with the real actor', async () => {
+    const problems: string[] = [];
+    for (const entry of MATRIX.filter((e) => e.targetUserId && present(e))) {
+      const s = await entry.sample(fx, who.admin);
+      const place = entry.targetUserId!;
+      const sent = place === 'query' ? { ...s, url: withQuery(s.url, 'targetUserId', A.userId) } : { ...s, body: { ...s.body, targetUserId: A.userId } };
+      const before = await auditIds();
+      const r = await send(entry, who.admin, sent);
+      if (!is2xx(r.status) && !entry.okStatuses?.includes(r.status)) {
+        problems.push(`${routeId(entry)} as admin for A: ${brief(r)}`);
+        continue;
+      }
+      const rows = (await newAuditEntries(before)).filter((e) => e.actorId === admin.userId && e.targetUserId === A.userId);
+      (rows.length > 0 ? audited : notAudited).push(`${routeId(entry)}${rows.length ? ` (${rows.map((e) => e.action).join(', ')})` : ''}`);
+      if (rows.length === 0 && WRITE_METHODS.has(entry.method) && !entry.readOnly) problems.push(`${routeId(entry)}: an admin acted for A without an audit row`);
+    }
+    console.log(`targetUserId — audited: ${audited.join('; ') || 'none'}\ntargetUserId — not audited (reads): ${notAudited.join('; ') || 'none'}`);
+    expect(problems).toEqual([]);
+  });
+});
+
+// ── admins on sellers' objects (no targetUserId) ───────────────────────────────────────────────
+
+
+describe("admin writes to a seller's object (AC-2)", () => {
+  it('are allowed and attributed to the admin in the audit log', async () => {
+    const problems: string[] = [];
+    const report: string[] = [];
+    const unaudited: string[] = [];
+    for (const entry of MATRIX.filter((e) => present(e) && e.objectParam && WRITE_METHODS.has(e.method) && e.adminOnOthers !== 'denied' && !e.targetUserId)) {
+      const s = await entry.sample(fx, who.admin);
+      const before = await auditIds();
+      const r = await send(entry, who.admin, s);
+      if (!is2xx(r.status)) {
+        problems.push(`${routeId(entry)} as admin on A's object: ${brief(r)}`);
+        continue;
+      }
+      const rows = (await newAuditEntries(before)).filter((e) => e.actorId === admin.userId && e.targetUserId === A.userId);
+      if (rows.length === 0) unaudited.push(routeId(entry));
+      report.push(`${routeId(entry)}: ${rows.length ? rows.map((e) => e.action).join(', ') : 'NOT AUDITED'}`);
+    }
+    console.log(`admin writes on A's objects:\n  ${report.join('\n  ')}`);
+    expect(problems).toEqual([]);
+    expect(unaudited).toEqual([]);
+  });
+});
+
+// ── mass assignment (AC-3, S-21) ───────────────────────────────────────────────────────────────
+
+describe('mass assignment (AC-3)', () => {
+  it('an unknown field in any JSON write is refused with 400 and changes nothing', async () => {
+    const entries = MATRIX.filter((e) => present(e) && WRITE_METHODS.has(e.method) && !e.noMassAssignment && e.access !== 'webhook');
+    const planned: { entry: Entry; w: Who; s: Sample }[] = [];
+    for (const entry of entries) {
+      const w = entry.access === 'admin' ? who.admin : who.sellerA;
+      const s = await entry.sample(fx, w);
+      if (s.body === undefined || s.upload) continue;
+      for (const [field, value] of Object.entries(MASS_FIELDS)) if (!entry.massFieldsAllowed?.includes(field)) planned.push({ entry, w, s: { ...s, body: { ...s.body, [field]: value } } });
+    }
+    const before = await digest();
+    const problems: string[] = [];
+    for (const { entry, w, s } of planned) {
+      const r = await send(entry, w, s);
+      const field = Object.keys(s.body!).find((k) => k in MASS_FIELDS);
+      if (r.status !== 400 || !onlyError(r.body)) problems.push(`${routeId(entry)} + ${field}: ${brief(r)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(await digest()).toBe(before);
+    expect(planned.length).toBeGreaterThan(100);
+  });
+});
+
+// ── cross-site requests (CSRF-1, S-23) ─────────────────────────────────────────────────────────
+
+describe('cross-site requests (CSRF-1)', () => {
+  const ATTACKS: Record<string, Record<string, string>> = {
+    'Sec-Fetch-Site: cross-site': { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    'Origin only': { 'sec-fetch-site': '', origin: 'https://evil.example' },
+    'no metadata, form post': { 'sec-fetch-site': '', origin: '', 'content-type': 'application/x-www-form-urlencoded' },
+  };
+
+  it('every state-changing route refuses them with 403, and nothing changes', async () => {
+    const planned: { entry: Entry; w: Who; s: Sample; attack: string }[] = [];
+    for (const entry of MATRIX.filter((e) => present(e) && WRITE_METHODS.has(e.method))) {
+      // Sent by someone the route is for, with their session cookie.
+      const w = entry.access === 'admin' ? who.admin : who.sellerA;
+      for (const attack of Object.keys(ATTACKS)) {
+        const s = await entry.sample(fx, w);
+        planned.push({ entry, w, s: attack === 'no metadata, form post' ? { url: s.url, body: s.body ?? {} } : s, attack });
+      }
+    }
+    const before = await digest();
+    const problems: string[] = [];
+    for (const { entry, w, s, attack } of planned) {
+      const r = await send(entry, w, s, ATTACKS[attack]);
+      if (r.status !== 403 || r.body?.error !== 'Cross-site request refused') problems.push(`${routeId(entry)} (${attack}): ${brief(r)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(await digest()).toBe(before);
+  });
+
+  it('spot checks: a forged sign-out, rename, delete and status change leave everything as it was', async () => {
+    const entry = (method: string, url: string) => MATRIX.find((e) => e.method === method && e.url === url)!;
+    const evil = ATTACKS['Sec-Fetch-Site: cross-site']!;
+    expect((await send(entry('POST', '/api/auth/*'), who.sellerA, { url: '/api/auth/sign-out', body: {} }, evil)).status).toBe(403);
+    expect((await A.get('/api/me')).status).toBe(200);
+    const name = (await A.get(`/api/designs/${fx.designId}`)).body.name;
+    expect((await send(entry('PATCH', '/api/designs/:id'), who.sellerA, { url: `/api/designs/${fx.designId}`, body: { name: 'forged' } }, evil)).status).toBe(403);
+    expect((await A.get(`/api/designs/${fx.designId}`)).body.name).toBe(name);
+    expect((await send(entry('DELETE', '/api/shops/:id'), who.sellerA, { url: `/api/shops/${fx.shopId}` }, evil)).status).toBe(403);
+    expect((await A.get('/api/shops')).body.some((s: any) => s.id === fx.shopId)).toBe(true);
+    const status = (await A.get(`/api/orders/${fx.orderId}`)).body.status;
+    expect((await send(entry('POST', '/api/orders/:id/status'), who.sellerA, { url: `/api/orders/${fx.orderId}/status`, body: { to: 'cancelled' } }, evil)).status).toBe(403);
+    expect((await A.get(`/api/orders/${fx.orderId}`)).body.status).toBe(status);
+    expect((await send(entry('PATCH', '/api/admin/users/:id'), who.admin, { url: `/api/admin/users/${B.userId}`, body: { isAdmin: true } }, evil)).status).toBe(403);
+    expect((await B.post('/api/check-user')).body.isAdmin).toBe(false);
+  });
+});
