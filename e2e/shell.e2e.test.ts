@@ -145,7 +145,7 @@ describe('header and navigation', () => {
       await waitForPage(page, '/pricing');
       await expect.poll(() => headerItems(page)).toEqual(expected[role]);
       const box = await page.getByTestId('site-header').boundingBox();
-      expect(box?.height).toBe(125);
+      expect(box?.height).toBeCloseTo(125, 1);
       if (role === 'visitor') {
         await page.getByTestId('header-nav').getByRole('link', { name: "Let's Gooooo!" }).click();
         await waitForPage(page, '/get-started');
@@ -162,7 +162,7 @@ describe('header and navigation', () => {
     await page.getByTestId('mobile-menu-button').click();
     const drawer = page.getByTestId('mobile-drawer');
     await drawer.waitFor();
-    expect((await drawer.boundingBox())?.width).toBe(240);
+    expect((await drawer.boundingBox())?.width).toBeCloseTo(240, 1);
     const main = drawer.getByRole('navigation', { name: 'Main' });
     expect((await main.locator('a, [role=button]').allInnerTexts()).map((text) => text.trim())).toEqual([
       'Dashboard',
