@@ -147,7 +147,10 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
   for (let part = 0; part + 1 < parts.length; part++) {
     const t0 = parts[part]!, t1 = parts[part + 1]!;
     let pminZ = Infinity, pminX = Infinity, pminY = Infinity, pmaxX = -Infinity, pmaxY = -Infinity, pmaxZ = -Infinity;
-    for (let t = t0; t < t1; t++) {
+    if (parts.length === 2 && topo.usedVertices === nv) {
+      // One object that uses every vertex: its box is the vertex box, no gather needed.
+      pminX = minX; pminY = minY; pminZ = minZ; pmaxX = maxX; pmaxY = maxY; pmaxZ = maxZ;
+    } else for (let t = t0; t < t1; t++) {
       for (let k = 0; k < 3; k++) {
         const o = idx[t * 3 + k]! * 3;
         const x = p[o]!, y = p[o + 1]!, z = p[o + 2]!;
@@ -175,7 +178,8 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
       const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
       const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
       area2 += len;
-      const maxEdge2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, (cx - bx) ** 2 + (cy - by) ** 2 + (cz - bz) ** 2);
+      const wx = cx - bx, wy = cy - by, wz = cz - bz;
+      const maxEdge2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
       if (ia === ib || ib === ic || ia === ic || len <= 1e-6 * maxEdge2) {
         degenerate++;
         flags[t]! |= DEGEN;

@@ -18,6 +18,8 @@ export class MeshBuilder {
   private readonly scratchF = new Float32Array(3);
   private readonly scratchU = new Uint32Array(this.scratchF.buffer);
   private readonly maxTriangles: number;
+  /** Sink for the batch touches in addBinaryStlTriangles (never read). */
+  touched = 0;
   /** Triangle index where each printable object (3MF build item) starts. */
   readonly partStarts: number[] = [];
 
@@ -86,8 +88,11 @@ export class MeshBuilder {
   }
 
   /**
-   * The hot loop for binary STL: the probe is inlined with the table, mask and arrays in
-   * locals, which is what keeps 1M+ triangle files fast.
+   * The hot loop for binary STL. Adjacent triangles of a big STL rarely share vertices
+   * (on the 1.28M-triangle corpus file most repeats are 2^17+ triangles apart), so every
+   * lookup misses the cache. The loop therefore works in batches: it reads and hashes a
+   * batch of vertices, touches all their table slots (independent loads the CPU overlaps),
+   * and only then probes, which then hits cache.
    */
   addBinaryStlTriangles(dv: DataView, n: number): void {
     if ((this.idxLen + n * 3) > this.idx.length) {
@@ -95,22 +100,41 @@ export class MeshBuilder {
       grown.set(this.idx.subarray(0, this.idxLen));
       this.idx = grown;
     }
+    const B = 64; // triangles per batch
+    const hb = new Int32Array(B * 3);
+    const kb = new Int32Array(B * 9);
     let table = this.table;
     let mask = this.mask;
-    let bits = this.bits;
     const idx = this.idx;
     let w = this.idxLen;
-    for (let t = 0, o = 96; t < n; t++, o += 50) {
-      for (let k = 0; k < 3; k++) {
-        const p = o + k * 12;
-        let bx = dv.getUint32(p, true) | 0, by = dv.getUint32(p + 4, true) | 0, bz = dv.getUint32(p + 8, true) | 0;
-        if (bx === -0x80000000) bx = 0;
-        if (by === -0x80000000) by = 0;
-        if (bz === -0x80000000) bz = 0;
-        let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
-        h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
-        h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
-        h = (h ^ (h >>> 15)) & mask;
+    let sink = 0;
+    for (let t0 = 0; t0 < n; t0 += B) {
+      const m = (n - t0 < B ? n - t0 : B) * 3;
+      // 1. read and hash
+      for (let j = 0, o = 96 + t0 * 50; j < m; j += 3, o += 50) {
+        for (let k = 0; k < 3; k++) {
+          const p = o + k * 12;
+          let bx = dv.getInt32(p, true), by = dv.getInt32(p + 4, true), bz = dv.getInt32(p + 8, true);
+          if (bx === -0x80000000) bx = 0;
+          if (by === -0x80000000) by = 0;
+          if (bz === -0x80000000) bz = 0;
+          let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
+          h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
+          h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
+          const q = (j + k) * 3;
+          hb[j + k] = h ^ (h >>> 15);
+          kb[q] = bx;
+          kb[q + 1] = by;
+          kb[q + 2] = bz;
+        }
+      }
+      // 2. touch every slot so the cache misses overlap
+      for (let j = 0; j < m; j++) sink ^= table[((hb[j]! & mask) << 2) + 3]!;
+      // 3. probe
+      for (let j = 0; j < m; j++) {
+        const q3 = j * 3;
+        const bx = kb[q3]!, by = kb[q3 + 1]!, bz = kb[q3 + 2]!;
+        let h = hb[j]! & mask;
         let id = -1;
         for (;;) {
           const q = h << 2;
@@ -128,13 +152,62 @@ export class MeshBuilder {
           id = this.vertexBits(bx >>> 0, by >>> 0, bz >>> 0);
           table = this.table;
           mask = this.mask;
-          bits = this.bits;
         }
         idx[w++] = id;
       }
     }
-    void bits;
     this.idxLen = w;
+    this.touched = sink; // keeps the touching loads observable
+  }
+
+  /**
+   * Welds `n` vertices given as float32 bit patterns (x, y, z per vertex) and writes their
+   * ids to `out`, in order; batched like addBinaryStlTriangles so cache misses overlap.
+   */
+  weldBits(bits: Int32Array, n: number, out: Uint32Array): void {
+    const B = 192;
+    const hb = new Int32Array(B);
+    let table = this.table;
+    let mask = this.mask;
+    let sink = 0;
+    for (let j0 = 0; j0 < n; j0 += B) {
+      const m = n - j0 < B ? n - j0 : B;
+      for (let j = 0; j < m; j++) {
+        const o = (j0 + j) * 3;
+        let bx = bits[o]!, by = bits[o + 1]!, bz = bits[o + 2]!;
+        if (bx === -0x80000000) bits[o] = bx = 0;
+        if (by === -0x80000000) bits[o + 1] = by = 0;
+        if (bz === -0x80000000) bits[o + 2] = bz = 0;
+        let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
+        h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
+        h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
+        hb[j] = h ^ (h >>> 15);
+      }
+      for (let j = 0; j < m; j++) sink ^= table[((hb[j]! & mask) << 2) + 3]!;
+      for (let j = 0; j < m; j++) {
+        const o = (j0 + j) * 3;
+        const bx = bits[o]!, by = bits[o + 1]!, bz = bits[o + 2]!;
+        let h = hb[j]! & mask;
+        let id = -1;
+        for (;;) {
+          const q = h << 2;
+          const v = table[q + 3]!;
+          if (v < 0) break;
+          if (table[q] === bx && table[q + 1] === by && table[q + 2] === bz) {
+            id = v;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        if (id < 0) {
+          id = this.vertexBits(bx >>> 0, by >>> 0, bz >>> 0);
+          table = this.table;
+          mask = this.mask;
+        }
+        out[j0 + j] = id;
+      }
+    }
+    this.touched = sink;
   }
 
   vertex(x: number, y: number, z: number): number {
@@ -160,6 +233,22 @@ export class MeshBuilder {
     this.idx[i + 1] = b;
     this.idx[i + 2] = c;
     this.idxLen = i + 3;
+  }
+
+  /** Appends `nt` triangles `tris` (local vertex numbers) mapped through `ids`. */
+  trianglesMapped(tris: Uint32Array, nt: number, ids: Uint32Array): void {
+    if (this.idxLen / 3 + nt > this.maxTriangles) {
+      throw new MeshError('too-many-triangles', `The model has more than ${this.maxTriangles} triangles.`);
+    }
+    if (this.idxLen + nt * 3 > this.idx.length) {
+      const n = new Uint32Array(Math.min(this.maxTriangles * 3, Math.max(this.idx.length * 2, this.idxLen + nt * 3, 3072)));
+      n.set(this.idx.subarray(0, this.idxLen));
+      this.idx = n;
+    }
+    const idx = this.idx;
+    let w = this.idxLen;
+    for (let i = 0, e = nt * 3; i < e; i++) idx[w++] = ids[tris[i]!]!;
+    this.idxLen = w;
   }
 
   private growVerts(): void {

@@ -3,6 +3,7 @@ import { MeshBuilder, type IndexedMesh } from './builder.ts';
 import { MeshError } from './errors.ts';
 import { MESH_LIMITS } from './limits.ts';
 import { openSafeZip, type SafeZip } from './zip.ts';
+import { FastModelFilter } from './xml-fast.ts';
 
 const UNIT_MM: Record<string, number> = {
   micron: 0.001,
@@ -74,11 +75,50 @@ function normPath(p: string): string {
   return p.replace(/^\//, '');
 }
 
+function addVertex(obj: ObjectDef, x: number, y: number, z: number): void {
+  let v = obj.verts!;
+  if ((obj.nv + 1) * 3 > v.length) {
+    if (obj.nv >= MESH_LIMITS.maxVertices) throw new MeshError('too-many-triangles', `3MF: more than ${MESH_LIMITS.maxVertices} vertices.`);
+    const n = new Float64Array(v.length * 2);
+    n.set(v);
+    obj.verts = v = n;
+  }
+  const o = obj.nv * 3;
+  v[o] = x;
+  v[o + 1] = y;
+  v[o + 2] = z;
+  obj.nv++;
+}
+
+function addTriangle(obj: ObjectDef, v1: number, v2: number, v3: number): void {
+  const nv = obj.nv;
+  if (!(Number.isInteger(v1) && Number.isInteger(v2) && Number.isInteger(v3) && v1 >= 0 && v2 >= 0 && v3 >= 0 && v1 < nv && v2 < nv && v3 < nv)) {
+    throw new MeshError('malformed', '3MF: a triangle refers to a vertex that does not exist.');
+  }
+  let t = obj.tris!;
+  if ((obj.nt + 1) * 3 > t.length) {
+    if (obj.nt >= MESH_LIMITS.maxTriangles) throw new MeshError('too-many-triangles', `3MF: more than ${MESH_LIMITS.maxTriangles} triangles.`);
+    const n = new Uint32Array(t.length * 2);
+    n.set(t);
+    obj.tris = t = n;
+  }
+  const o = obj.nt * 3;
+  t[o] = v1;
+  t[o + 1] = v2;
+  t[o + 2] = v3;
+  obj.nt++;
+}
+
+export interface Parse3mfOptions {
+  /** Read vertex/triangle runs with the fast tokenizer (default); false sends every byte through saxes. */
+  fastXml?: boolean;
+}
+
 /**
  * Streams one model part through saxes. A DOCTYPE is refused outright, so no entity
  * (internal or external) can ever be declared, let alone expanded (FILE-7).
  */
-async function parsePart(zip: SafeZip, path: string): Promise<Part> {
+async function parsePart(zip: SafeZip, path: string, fastXml: boolean): Promise<Part> {
   const part: Part = { unit: 1, objects: new Map(), items: [], refs: new Set() };
   const parser = new SaxesParser({ xmlns: false, position: false });
   let depth = 0;
@@ -114,38 +154,11 @@ async function parsePart(zip: SafeZip, path: string): Promise<Part> {
         if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z) || a['x'] === undefined || a['y'] === undefined || a['z'] === undefined) {
           throw new MeshError('malformed', '3MF: a vertex needs numeric x, y and z.');
         }
-        let v = obj.verts!;
-        if ((obj.nv + 1) * 3 > v.length) {
-          if (obj.nv >= MESH_LIMITS.maxVertices) throw new MeshError('too-many-triangles', `3MF: more than ${MESH_LIMITS.maxVertices} vertices.`);
-          const n = new Float64Array(v.length * 2);
-          n.set(v);
-          obj.verts = v = n;
-        }
-        const o = obj.nv * 3;
-        v[o] = x;
-        v[o + 1] = y;
-        v[o + 2] = z;
-        obj.nv++;
+        addVertex(obj, x, y, z);
         return;
       }
       if (name === 'triangle') {
-        const v1 = Number(a['v1']), v2 = Number(a['v2']), v3 = Number(a['v3']);
-        const nv = obj.nv;
-        if (!(Number.isInteger(v1) && Number.isInteger(v2) && Number.isInteger(v3) && v1 >= 0 && v2 >= 0 && v3 >= 0 && v1 < nv && v2 < nv && v3 < nv)) {
-          throw new MeshError('malformed', '3MF: a triangle refers to a vertex that does not exist.');
-        }
-        let t = obj.tris!;
-        if ((obj.nt + 1) * 3 > t.length) {
-          if (obj.nt >= MESH_LIMITS.maxTriangles) throw new MeshError('too-many-triangles', `3MF: more than ${MESH_LIMITS.maxTriangles} triangles.`);
-          const n = new Uint32Array(t.length * 2);
-          n.set(t);
-          obj.tris = t = n;
-        }
-        const o = obj.nt * 3;
-        t[o] = v1;
-        t[o + 1] = v2;
-        t[o + 2] = v3;
-        obj.nt++;
+        addTriangle(obj, Number(a['v1']), Number(a['v2']), Number(a['v3']));
         return;
       }
       if (name === 'mesh') {
@@ -187,10 +200,23 @@ async function parsePart(zip: SafeZip, path: string): Promise<Part> {
     throw new MeshError('malformed', `3MF: the model XML is not well-formed (${msg.slice(0, 160)}).`);
   });
   const decoder = new TextDecoder('utf-8', { fatal: false });
+  const fast = fastXml
+    ? new FastModelFilter({
+        acceptsVertex: () => obj !== null && obj.verts !== undefined && depth < MESH_LIMITS.maxXmlDepth,
+        acceptsTriangle: () => obj !== null && obj.tris !== undefined && depth < MESH_LIMITS.maxXmlDepth,
+        vertex: (x, y, z) => addVertex(obj!, x, y, z),
+        triangle: (v1, v2, v3) => addTriangle(obj!, v1, v2, v3),
+        pass: (bytes) => {
+          parser.write(decoder.decode(bytes, { stream: true }));
+        },
+      })
+    : null;
   try {
     await zip.read(path, (chunk) => {
-      parser.write(decoder.decode(chunk, { stream: true }));
+      if (fast) fast.write(chunk);
+      else parser.write(decoder.decode(chunk, { stream: true }));
     });
+    fast?.end();
     parser.write(decoder.decode());
     parser.close();
   } catch (e) {
@@ -227,7 +253,7 @@ async function readSmallText(zip: SafeZip, name: string): Promise<string | null>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function parse3mf(bytes: Uint8Array): Promise<IndexedMesh & { warnings: string[] }> {
+export async function parse3mf(bytes: Uint8Array, opts: Parse3mfOptions = {}): Promise<IndexedMesh & { warnings: string[] }> {
   const zip = await openSafeZip(bytes);
   try {
     if (!zip.names.includes('[Content_Types].xml')) {
@@ -241,7 +267,7 @@ export async function parse3mf(bytes: Uint8Array): Promise<IndexedMesh & { warni
       if (parts.has(p)) continue;
       if (parts.size >= 64) throw new MeshError('malformed', '3MF: too many model parts.');
       if (!zip.names.includes(p)) throw new MeshError('malformed', `3MF: a component refers to a missing part ${p}.`);
-      const part = await parsePart(zip, p);
+      const part = await parsePart(zip, p, opts.fastXml ?? true);
       parts.set(p, part);
       for (const r of part.refs) if (!parts.has(r)) queue.push(r);
     }
@@ -304,16 +330,16 @@ function instantiate(parts: Map<string, Part>, root: string): IndexedMesh & { wa
     if (def.nt > 0) {
       const v = def.verts!;
       const ids = new Uint32Array(def.nv);
+      const f = new Float32Array(def.nv * 3);
       for (let i = 0; i < def.nv; i++) {
         const x = v[i * 3]!, y = v[i * 3 + 1]!, z = v[i * 3 + 2]!;
-        ids[i] = b.vertex(
-          (x * mm[0]! + y * mm[3]! + z * mm[6]! + mm[9]!) * unit,
-          (x * mm[1]! + y * mm[4]! + z * mm[7]! + mm[10]!) * unit,
-          (x * mm[2]! + y * mm[5]! + z * mm[8]! + mm[11]!) * unit,
-        );
+        f[i * 3] = (x * mm[0]! + y * mm[3]! + z * mm[6]! + mm[9]!) * unit;
+        f[i * 3 + 1] = (x * mm[1]! + y * mm[4]! + z * mm[7]! + mm[10]!) * unit;
+        f[i * 3 + 2] = (x * mm[2]! + y * mm[5]! + z * mm[8]! + mm[11]!) * unit;
       }
+      b.weldBits(new Int32Array(f.buffer), def.nv, ids);
       const t = def.tris!;
-      for (let i = 0; i < def.nt; i++) b.triangle(ids[t[i * 3]!]!, ids[t[i * 3 + 1]!]!, ids[t[i * 3 + 2]!]!);
+      b.trianglesMapped(t, def.nt, ids);
     }
     for (const c of def.components ?? []) emit(c.ref, compose(c.transform, mm));
   };

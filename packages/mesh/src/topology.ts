@@ -8,6 +8,8 @@ export interface Topology {
   nonManifoldEdges: number;
   inconsistentEdges: number;
   shells: number;
+  /** Vertices referenced by at least one triangle. */
+  usedVertices: number;
   /** Per triangle bit flags: 1 open edge, 2 non-manifold edge, 4 winding conflict. */
   flags: Uint8Array;
 }
@@ -28,37 +30,40 @@ export function computeTopology(indices: Uint32Array, vertexCount: number): Topo
   }
   for (let v = 0; v < vertexCount; v++) offsets[v + 1]! += offsets[v]!;
   const fill = offsets.slice(0, vertexCount);
-  // key = other vertex * 2 + (1 when the half-edge runs from the larger id to the smaller).
-  const key = new Uint32Array(nh);
-  const tri = new Uint32Array(nh);
+  // he[2s] = other vertex * 2 + (1 when the half-edge runs from the larger id to the smaller),
+  // he[2s+1] = triangle: key and triangle share a cache line, so the scattered fill writes one.
+  const he = new Uint32Array(nh * 2);
   for (let t = 0, h = 0; h < nh; t++, h += 3) {
     const a = indices[h]!, b = indices[h + 1]!, c = indices[h + 2]!;
     let s: number;
-    if (a < b) { s = fill[a]!++; key[s] = b * 2; } else { s = fill[b]!++; key[s] = a * 2 + 1; }
-    tri[s] = t;
-    if (b < c) { s = fill[b]!++; key[s] = c * 2; } else { s = fill[c]!++; key[s] = b * 2 + 1; }
-    tri[s] = t;
-    if (c < a) { s = fill[c]!++; key[s] = a * 2; } else { s = fill[a]!++; key[s] = c * 2 + 1; }
-    tri[s] = t;
+    if (a < b) { s = fill[a]!++ << 1; he[s] = b * 2; } else { s = fill[b]!++ << 1; he[s] = a * 2 + 1; }
+    he[s + 1] = t;
+    if (b < c) { s = fill[b]!++ << 1; he[s] = c * 2; } else { s = fill[c]!++ << 1; he[s] = b * 2 + 1; }
+    he[s + 1] = t;
+    if (c < a) { s = fill[c]!++ << 1; he[s] = a * 2; } else { s = fill[a]!++ << 1; he[s] = c * 2 + 1; }
+    he[s + 1] = t;
   }
   const flags = new Uint8Array(nt);
   let open = 0;
   let nonManifold = 0;
   let inconsistent = 0;
+  // A half-edge already counted with an earlier one of its edge gets bit 31 (ids < 2^30).
+  const DONE = 0x80000000;
   for (let v = 0; v < vertexCount; v++) {
-    const s = offsets[v]!, e = offsets[v + 1]!;
-    for (let i = s; i < e; i++) {
-      const ki = key[i]!;
+    const s = offsets[v]! << 1, e = offsets[v + 1]! << 1;
+    for (let i = s; i < e; i += 2) {
+      const ki = he[i]!;
+      if (ki >= DONE) continue;
       const other = ki >>> 1;
       if (other === v) continue; // degenerate edge
-      // Count this edge only at its first half-edge in the bucket.
-      let first = true;
-      for (let j = s; j < i; j++) if (key[j]! >>> 1 === other) { first = false; break; }
-      if (!first) continue;
-      let fwd = 0, bwd = 0;
-      for (let j = i; j < e; j++) {
-        const kj = key[j]!;
-        if (kj >>> 1 === other) (kj & 1) === 0 ? fwd++ : bwd++;
+      let fwd = 1 - (ki & 1), bwd = ki & 1;
+      for (let j = i + 2; j < e; j += 2) {
+        const kj = he[j]!;
+        if (kj >>> 1 === other) {
+          he[j] = kj | DONE;
+          if (kj & 1) bwd++;
+          else fwd++;
+        }
       }
       const m = fwd + bwd;
       if (m === 2 && fwd === 1) continue;
@@ -66,7 +71,7 @@ export function computeTopology(indices: Uint32Array, vertexCount: number): Topo
       if (m === 1) { open++; mask = TRI_OPEN; }
       else if (m > 2) { nonManifold++; mask = TRI_NONMANIFOLD; }
       else { inconsistent++; mask = TRI_WINDING; }
-      for (let j = i; j < e; j++) if (key[j]! >>> 1 === other) flags[tri[j]!]! |= mask;
+      for (let j = i; j < e; j += 2) if (((he[j]! & ~DONE) >>> 1) === other) flags[he[j + 1]!]! |= mask;
     }
   }
 
@@ -90,8 +95,13 @@ export function computeTopology(indices: Uint32Array, vertexCount: number): Topo
     if (a2 !== c) parent[c] = a2;
   }
   let shells = 0;
+  let usedVertices = 0;
   const used = new Uint8Array(vertexCount);
   for (let h = 0; h < nh; h++) used[indices[h]!] = 1;
-  for (let v = 0; v < vertexCount; v++) if (used[v] && parent[v] === v) shells++;
-  return { openEdges: open, nonManifoldEdges: nonManifold, inconsistentEdges: inconsistent, shells, flags };
+  for (let v = 0; v < vertexCount; v++) {
+    if (!used[v]) continue;
+    usedVertices++;
+    if (parent[v] === v) shells++;
+  }
+  return { openEdges: open, nonManifoldEdges: nonManifold, inconsistentEdges: inconsistent, shells, usedVertices, flags };
 }

@@ -1,4 +1,6 @@
 import yauzl from 'yauzl';
+import { createInflateRaw } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
 import { MeshError } from './errors.ts';
 import { MESH_LIMITS } from './limits.ts';
@@ -9,6 +11,9 @@ export interface SafeZip {
   read(name: string, onChunk: (chunk: Uint8Array) => void): Promise<void>;
   close(): void;
 }
+
+/** Inflated chunks (256 KiB each) allowed to wait for the parser. */
+const MAX_QUEUED = 4;
 
 const NESTED_ARCHIVE = /\.(zip|3mf|gz|tgz|7z|rar|jar|bz2|xz)$/i;
 
@@ -115,39 +120,80 @@ export async function openSafeZip(bytes: Uint8Array): Promise<SafeZip> {
           reject(new MeshError('malformed', `The 3MF archive has no ${name}.`));
           return;
         }
-        zip.openReadStream(entry, (err, stream) => {
+        // Deflated entries are read raw and inflated here with 256 KiB output chunks (zlib's
+        // default 16 KiB costs a thread-pool round trip per 16 KiB); sizes are checked below.
+        const deflated = entry.compressionMethod === 8;
+        zip.openReadStream(entry, deflated ? { decodeFileData: false } : {}, (err, raw) => {
           if (err) {
             reject(mapZipError(err));
             return;
           }
+          let stream: Readable = raw;
           let seen = 0;
           let done = false;
           const stop = (e: unknown): void => {
             if (done) return;
             done = true;
             stream.destroy();
+            if (stream !== raw) raw.destroy();
             reject(mapZipError(e));
+          };
+          if (deflated) {
+            const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
+            raw.on('error', stop);
+            raw.pipe(inflate);
+            stream = inflate;
+          }
+          // Chunks are handed to onChunk from a setImmediate, not inside zlib's callback, so
+          // zlib inflates the next chunk on its thread while this one is parsed. At most
+          // MAX_QUEUED chunks wait (the stream is paused beyond that), so memory stays bounded.
+          const queue: Buffer[] = [];
+          let scheduled = false;
+          let ended = false;
+          const finish = (): void => {
+            if (done) return;
+            if (seen !== entry.uncompressedSize) {
+              stop(new MeshError('zip-bomb', `A 3MF entry inflates to ${seen} bytes, not the ${entry.uncompressedSize} its header declares.`));
+              return;
+            }
+            done = true;
+            resolve();
+          };
+          const drain = (): void => {
+            scheduled = false;
+            while (queue.length && !done) {
+              try {
+                onChunk(queue.shift()!);
+              } catch (e) {
+                stop(e);
+                return;
+              }
+            }
+            if (done) return;
+            if (ended) finish();
+            else if (stream.isPaused()) stream.resume();
           };
           stream.on('data', (chunk: Buffer) => {
             if (done) return;
             seen += chunk.length;
             inflatedTotal += chunk.length;
-            // yauzl also validates sizes; counting here bounds the work even if it did not.
+            // Counted as it inflates, so a lying header is refused at the first chunk beyond it.
             if (seen > entry.uncompressedSize || inflatedTotal > MESH_LIMITS.maxUnpackedBytes) {
               stop(new MeshError('zip-bomb', `A 3MF entry inflates beyond its declared ${entry.uncompressedSize} bytes.`));
               return;
             }
-            try {
-              onChunk(chunk);
-            } catch (e) {
-              stop(e);
+            queue.push(chunk);
+            if (queue.length >= MAX_QUEUED) stream.pause();
+            if (!scheduled) {
+              scheduled = true;
+              setImmediate(drain);
             }
           });
           stream.on('error', stop);
           stream.on('end', () => {
             if (done) return;
-            done = true;
-            resolve();
+            ended = true;
+            if (!scheduled && queue.length === 0) finish();
           });
         });
       }),

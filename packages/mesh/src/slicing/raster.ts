@@ -34,7 +34,7 @@ export class LayerRasterizer {
 
   /** Fills `out` (nx*ny, row-major) with 1 inside the cross-section, 0 outside. */
   rasterize(segs: Float32Array, s0: number, s1: number, out: Uint8Array): void {
-    const { x0, y0, cell, nx, ny } = this.grid;
+    const { y0, cell, nx, ny } = this.grid;
     out.fill(0);
     const rc = this.rowCount;
     rc.fill(0);

@@ -23,22 +23,25 @@ export function sliceTriangles(
   layers: number,
 ): LayerSegments {
   const counts = new Uint32Array(layers + 1);
-  const planeIndexRange = (zlo: number, zhi: number): [number, number] => {
-    // Planes with zlo <= z_k < zhi: a vertex counts as above only when z > z_k, so such a
-    // plane always has vertices on both sides and yields exactly one segment.
+  // Planes with zlo <= z_k < zhi: a vertex counts as above only when z > z_k, so such a
+  // plane always has vertices on both sides and yields exactly one segment. The range is
+  // returned in these two variables (no per-triangle array).
+  let rk0 = 0, rk1 = 0;
+  const planeIndexRange = (zlo: number, zhi: number): void => {
     let k0 = Math.ceil((zlo - z0 - firstPlane) / step);
     let k1 = Math.floor((zhi - z0 - firstPlane) / step);
     while (k0 > 0 && z0 + firstPlane + (k0 - 1) * step >= zlo) k0--;
     while (z0 + firstPlane + k0 * step < zlo) k0++;
     while (k1 >= k0 && z0 + firstPlane + k1 * step >= zhi) k1--;
-    return [Math.max(0, k0), Math.min(layers - 1, k1)];
+    rk0 = Math.max(0, k0);
+    rk1 = Math.min(layers - 1, k1);
   };
   for (let t = t0; t < t1; t++) {
     const za = p[idx[t * 3]! * 3 + 2]!, zb = p[idx[t * 3 + 1]! * 3 + 2]!, zc = p[idx[t * 3 + 2]! * 3 + 2]!;
     const zlo = Math.min(za, zb, zc), zhi = Math.max(za, zb, zc);
     if (zhi <= zlo) continue;
-    const [k0, k1] = planeIndexRange(zlo, zhi);
-    for (let k = k0; k <= k1; k++) counts[k + 1]!++;
+    planeIndexRange(zlo, zhi);
+    for (let k = rk0; k <= rk1; k++) counts[k + 1]!++;
   }
   for (let k = 0; k < layers; k++) counts[k + 1]! += counts[k]!;
   const offsets = counts;
@@ -50,7 +53,8 @@ export function sliceTriangles(
     const za = p[ia + 2]!, zb = p[ib + 2]!, zc = p[ic + 2]!;
     const zlo = Math.min(za, zb, zc), zhi = Math.max(za, zb, zc);
     if (zhi <= zlo) continue;
-    const [k0, k1] = planeIndexRange(zlo, zhi);
+    planeIndexRange(zlo, zhi);
+    const k0 = rk0, k1 = rk1;
     if (k1 < k0) continue;
     const ax = p[ia]!, ay = p[ia + 1]!, bx = p[ib]!, by = p[ib + 1]!, cx = p[ic]!, cy = p[ic + 1]!;
     // Horizontal part of the face normal decides the segment direction.
@@ -59,7 +63,6 @@ export function sliceTriangles(
     for (let k = k0; k <= k1; k++) {
       const zp = z0 + firstPlane + k * step;
       const aAbove = za > zp, bAbove = zb > zp, cAbove = zc > zp;
-      let x0: number, y0: number, x1: number, y1: number;
       // Pick the lone vertex (the one on its own side); the segment joins its two edges.
       let lx: number, ly: number, lz: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number;
       if (aAbove !== bAbove && aAbove !== cAbove) {
@@ -71,10 +74,10 @@ export function sliceTriangles(
       }
       const s = (zp - lz) / (pz - lz);
       const r = (zp - lz) / (qz - lz);
-      x0 = lx + (px - lx) * s;
-      y0 = ly + (py - ly) * s;
-      x1 = lx + (qx - lx) * r;
-      y1 = ly + (qy - ly) * r;
+      const x0 = lx + (px - lx) * s;
+      const y0 = ly + (py - ly) * s;
+      const x1 = lx + (qx - lx) * r;
+      const y1 = ly + (qy - ly) * r;
       const dx = x1 - x0, dy = y1 - y0;
       const o = fill[k]!++ * 4;
       if (dy * nx - dx * ny >= 0) {
