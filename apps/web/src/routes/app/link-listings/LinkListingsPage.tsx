@@ -50,7 +50,15 @@ export default function LinkListingsPage() {
         title="Link Listings"
         subtitle="Each marketplace listing is linked to the product variant we print. Same SKU links itself; link the rest here."
       />
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', mb: 2 }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          alignItems: 'center',
+          mb: 2,
+          gridTemplateColumns: { xs: '1fr', md: 'auto 2fr 1fr' },
+        }}
+      >
         <ToggleButtonGroup
           size="small"
           exclusive
@@ -73,7 +81,6 @@ export default function LinkListingsPage() {
           label="Shop"
           value={shopId}
           onChange={(e) => (setShopId(e.target.value), setPage(1))}
-          sx={{ minWidth: 180 }}
         >
           <MenuItem value="">All shops</MenuItem>
           {(shops.data ?? []).map((shop) => (

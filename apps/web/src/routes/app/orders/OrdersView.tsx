@@ -36,13 +36,12 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
 
   return (
     <Box>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
+      <Box sx={{ display: 'grid', gap: 2, mb: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '2fr 1fr 1fr 1fr' } }}>
         <TextField
           size="small"
           label={scope === 'admin' ? 'Search order, buyer, SKU or seller' : 'Search order, buyer or SKU'}
           value={search}
           onChange={(e) => (setSearch(e.target.value), reset())}
-          sx={{ minWidth: 240 }}
         />
         <TextField
           size="small"
@@ -50,7 +49,6 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
           label="Status"
           value={status}
           onChange={(e) => (setStatus(e.target.value as OrderStatus | ''), reset())}
-          sx={{ minWidth: 160 }}
         >
           <MenuItem value="">Any status</MenuItem>
           {ORDER_STATUSES.map((s) => (
