@@ -167,7 +167,7 @@ export class TestClient {
   }
 }
 
-async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `layerline_test_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -82,8 +82,12 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
       // Workers poll every second (see work()); LISTEN/NOTIFY would not wake them for retries that
       // come due, so it is not used.
       const settings = { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter };
-      if (existing.has(name)) await boss.updateQueue(name, settings);
-      else await boss.createQueue(name, settings);
+      if (!existing.has(name)) await boss.createQueue(name, settings);
+      else {
+        // A queue's policy is fixed when it is created; the rest follows this file on every start.
+        const { policy: _fixedAtCreation, ...changeable } = settings;
+        await boss.updateQueue(name, changeable);
+      }
     }
   });
 
