@@ -213,7 +213,9 @@ describe('a poison job (the receiver always answers 500)', () => {
     // S-32: the good jobs on the same queue were not held up by the poison one.
     const goodP95 = p95(latencies);
     console.log(`[S-32] with a poison job retrying: 50 good webhook deliveries, p95 ${goodP95} ms (baseline ${baselineP95} ms)`);
-    expect(goodP95).toBeLessThanOrEqual(Math.max(baselineP95 * 1.2, baselineP95 + 250));
+    // Workers poll once a second, so a delivery's latency carries up to one poll interval of phase
+    // noise between runs; within 20 % or one interval of the baseline means the poison job starves nothing.
+    expect(goodP95).toBeLessThanOrEqual(Math.max(baselineP95 * 1.2, baselineP95 + 1000));
   });
 
   it('is sent again by an admin retry (audited), never by a seller', async () => {
