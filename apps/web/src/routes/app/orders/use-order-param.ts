@@ -1,44 +1,7 @@
-import { useCallback } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useDetailParam } from '../../../app/navigation/use-detail-param.ts';
 
-const PARAM = 'order';
-
-/** The order whose detail is open, in `?order=<id>`: back closes it, and the link can be shared. */
+/** The order whose detail is open, in `?order=<id>`. */
 export function useOrderParam() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const location = useLocation();
-  const navigate = useNavigate();
-  const orderId = searchParams.get(PARAM);
-
-  const openOrder = useCallback(
-    (id: string) => {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          next.set(PARAM, id);
-          return next;
-        },
-        { state: { orderOpenedHere: true } },
-      );
-    },
-    [setSearchParams],
-  );
-
-  const openedHere = (location.state as { orderOpenedHere?: boolean } | null)?.orderOpenedHere === true;
-  const closeOrder = useCallback(() => {
-    if (openedHere) {
-      void navigate(-1);
-      return;
-    }
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete(PARAM);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [openedHere, navigate, setSearchParams]);
-
-  return { orderId, openOrder, closeOrder };
+  const { id, open, close } = useDetailParam('order');
+  return { orderId: id, openOrder: open, closeOrder: close };
 }
