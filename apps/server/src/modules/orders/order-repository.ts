@@ -314,35 +314,6 @@ export function createOrderRepository(db: Database) {
     },
 
     /**
-     * The VariantLookup fallback: the seller's variants by SKU, with their product's name. (The
-     * products module's own lookup replaces it once that module exists.)
-     */
-    async findVariantsBySkus(
-      ownerId: string,
-      skus: readonly string[],
-    ): Promise<Map<string, { variantId: string; productName: string; variantName: string }>> {
-      const result = new Map<string, { variantId: string; productName: string; variantName: string }>();
-      if (skus.length === 0) return result;
-      const rows = await db
-        .select({
-          sku: productVariant.sku,
-          variantId: productVariant.id,
-          variantName: productVariant.name,
-          productName: product.name,
-        })
-        .from(productVariant)
-        .innerJoin(product, eq(product.id, productVariant.productId))
-        .where(and(eq(productVariant.ownerId, ownerId), inArray(productVariant.sku, [...new Set(skus)])));
-      for (const row of rows)
-        result.set(row.sku, {
-          variantId: row.variantId,
-          productName: row.productName,
-          variantName: row.variantName,
-        });
-      return result;
-    },
-
-    /**
      * Variants chosen for a SKU through a linked listing of the seller (a manual link can join a
      * listing SKU to a variant with another SKU). Listings of `shopId` win over other shops'.
      */

@@ -17,10 +17,7 @@ import type {
   OrderSummaryRow,
 } from './order-repository.ts';
 
-/**
- * Finds the seller's product variants by SKU. The products module provides it
- * (`findVariantsBySkus`); until then app-context passes the orders repository's own query.
- */
+/** Finds the seller's product variants by SKU (the products module's findVariantsBySkus). */
 export type VariantLookup = (
   ownerId: string,
   skus: string[],
