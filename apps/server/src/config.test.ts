@@ -13,6 +13,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40) })).toThrow(/PUBLIC_URL/);
   });
 
+  it('makes new users beta testers on a local install only, unless told otherwise', () => {
+    expect(loadConfig({}).newUsersBeta).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).newUsersBeta).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://p.example.com' }).newUsersBeta).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', NEW_USERS_BETA: 'true' }).newUsersBeta).toBe(true);
+  });
+
   it('never creates demo data in production', () => {
     const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://p.example.com', SEED_DEMO_DATA: 'true' });
     expect(config.seedDemoData).toBe(false);

@@ -34,6 +34,7 @@ const envSchema = z.object({
   APP_SECRET: z.string().min(32, 'APP_SECRET must be at least 32 characters').optional(),
   ADMIN_EMAILS: emailList,
   SEED_DEMO_DATA: z.enum(['auto', 'true', 'false']).default('auto'),
+  NEW_USERS_BETA: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SENTRY_DSN: z.url().optional(),
@@ -72,6 +73,8 @@ export interface Config {
   readonly appSecret: string;
   readonly adminEmails: readonly string[];
   readonly seedDemoData: boolean;
+  /** New accounts start as beta testers (shop connections are beta-only): on a local install by default. */
+  readonly newUsersBeta: boolean;
   readonly trustProxyHops: number;
   readonly logLevel: string;
   readonly sentryDsn: string | null;
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET ?? DEVELOPMENT_SECRET,
     adminEmails: e.ADMIN_EMAILS,
     seedDemoData: e.SEED_DEMO_DATA === 'auto' ? !production : e.SEED_DEMO_DATA === 'true' && !production,
+    newUsersBeta: e.NEW_USERS_BETA === 'auto' ? e.NODE_ENV === 'development' : e.NEW_USERS_BETA === 'true',
     trustProxyHops: e.TRUST_PROXY_HOPS,
     logLevel: e.LOG_LEVEL,
     sentryDsn: e.SENTRY_DSN ?? null,

@@ -238,6 +238,17 @@ describe('admins', () => {
     }
   });
 
+  it('starts new accounts as beta testers when NEW_USERS_BETA is on (a local install)', async () => {
+    const local = await startTestApp({ NEW_USERS_BETA: 'true' });
+    try {
+      const fresh = await local.signUp();
+      expect((await fresh.get('/api/me')).body.isBetaTester).toBe(true);
+      expect((await fresh.post('/api/shops/sandbox/connect', {})).status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('makes ADMIN_EMAILS admins at sign-up', async () => {
     const email = uniqueEmail('configured-admin');
     const configured = await startTestApp({ ADMIN_EMAILS: `someone@else.test, ${email.toUpperCase()}` });

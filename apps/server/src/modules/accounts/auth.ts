@@ -61,6 +61,7 @@ export function createAuth(config: Config, db: Database) {
               ...user,
               email: user.email.toLowerCase(),
               role: adminEmails.has(user.email.toLowerCase()) ? 'admin' : 'seller',
+              isBetaTester: config.newUsersBeta,
             },
           }),
         },
