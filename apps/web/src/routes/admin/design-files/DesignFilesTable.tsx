@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -14,16 +13,15 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
-import SearchIcon from '@mui/icons-material/Search';
 import type { Design } from '@layerline/contracts';
 import { useAdminDesigns } from '../../../api/designs.ts';
 import { formatBytes, formatDimensions } from '../../app/designs/design-format.ts';
 import { useDebouncedValue } from '../../app/designs/use-debounced-value.ts';
 import { AdminConfigCard } from './AdminConfigCard.tsx';
+import { SearchField } from '../../../components/SearchField.tsx';
 
 const PAGE_SIZE = 25;
 const COLUMNS = 7;
@@ -53,25 +51,15 @@ export function DesignFilesTable() {
             ? `${designs.data.total} design${designs.data.total === 1 ? '' : 's'}`
             : 'Designs of every seller'}
         </Typography>
-        <TextField
-          size="small"
+        <SearchField
           placeholder="Search design or owner email"
+          label="Search design files"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onChange={(value) => {
+            setSearch(value);
             setPage(0);
           }}
           sx={{ width: { xs: '100%', sm: 340 } }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': 'Search design files' },
-          }}
         />
       </Box>
       <Box sx={{ height: 4 }}>{designs.isFetching ? <LinearProgress /> : null}</Box>

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
@@ -12,9 +11,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import SearchIcon from '@mui/icons-material/Search';
 import type { AdminUser, AdminUserFlags } from '@layerline/contracts';
 import { useAdminUsers, useUpdateUserFlags } from '../../../api/admin.ts';
 import { useAuth } from '../../../app/auth/AuthProvider.tsx';
@@ -23,6 +20,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { AdminPanel } from './AdminPanel.tsx';
 import { formatDate } from './format-date.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
+import { SearchField } from '../../../components/SearchField.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -78,25 +76,15 @@ export function UsersPanel() {
       }
       testId="admin-users"
       action={
-        <TextField
-          size="small"
+        <SearchField
           placeholder="Search name, email or business"
+          label="Search users"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onChange={(value) => {
+            setSearch(value);
             setPage(0);
           }}
           sx={{ width: { xs: '100%', sm: 320 } }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': 'Search users' },
-          }}
         />
       }
     >

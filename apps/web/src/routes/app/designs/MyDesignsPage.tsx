@@ -5,14 +5,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import ViewInArOutlinedIcon from '@mui/icons-material/ViewInArOutlined';
 import { ROUTES } from '@layerline/contracts';
 import { useDesigns } from '../../../api/designs.ts';
@@ -22,6 +19,7 @@ import { DesignGrid } from './DesignGrid.tsx';
 import { StorageUsage } from './StorageUsage.tsx';
 import { useDebouncedValue } from './use-debounced-value.ts';
 import { useDesignParam } from './use-design-param.ts';
+import { SearchField } from '../../../components/SearchField.tsx';
 
 const PAGE_SIZE = 24;
 
@@ -67,25 +65,16 @@ export default function MyDesignsPage() {
             mb: 1,
           }}
         >
-          <TextField
-            size="small"
+          <SearchField
             placeholder="Search by name or file name"
+            label="Search designs"
+            testId="design-search"
             value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
+            onChange={(value) => {
+              setSearch(value);
               setPage(1);
             }}
             sx={{ flex: '1 1 260px', maxWidth: 420 }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-              htmlInput: { 'aria-label': 'Search designs', 'data-testid': 'design-search' },
-            }}
           />
           {designs.data ? (
             <StorageUsage

@@ -5,17 +5,14 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import type { Product } from '@layerline/contracts';
 import { useDeleteProduct, useProducts } from '../../../api/products.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
@@ -24,6 +21,7 @@ import { PageHeading } from '../../../components/PageHeading.tsx';
 import { useDebouncedValue } from '../designs/use-debounced-value.ts';
 import { ProductCard } from './ProductCard.tsx';
 import { ProductEditorDialog } from './ProductEditorDialog.tsx';
+import { SearchField } from '../../../components/SearchField.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -81,25 +79,16 @@ export default function ProductsPage() {
         }
       />
       {hasNone ? null : (
-        <TextField
-          size="small"
+        <SearchField
           placeholder="Search by name or SKU"
+          label="Search products"
+          testId="product-search"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onChange={(value) => {
+            setSearch(value);
             setPage(1);
           }}
           sx={{ width: '100%', maxWidth: 420, mb: 1 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': 'Search products', 'data-testid': 'product-search' },
-          }}
         />
       )}
       <Box sx={{ height: 4, mb: 1 }}>{products.isFetching && !products.isPending ? <LinearProgress /> : null}</Box>
