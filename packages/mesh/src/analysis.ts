@@ -6,12 +6,10 @@ import { detectFormat, type ModelFormat } from './sniff.ts';
 import { parseAsciiStl, parseBinaryStl } from './stl.ts';
 import { parseObj } from './obj.ts';
 import { computeTopology, TRI_NONMANIFOLD, TRI_OPEN, TRI_WINDING } from './topology.ts';
+import { OVERHANG_ANGLE_DEG, TRI_DEGENERATE, TRI_OVERHANG, TriangleGeometry } from './triangle-geometry.ts';
 
 export const BUILD_VOLUME_MM: readonly [number, number, number] = [250, 210, 210];
-/** A face is an overhang when it leans more than this from vertical, facing down. */
-export const OVERHANG_ANGLE_DEG = 45;
-/** Faces this close to an object's lowest point rest on the bed and need no support. */
-const BED_CONTACT_MM = 0.01;
+export { OVERHANG_ANGLE_DEG };
 /** Cap on triangle indices listed per problem, so a JSON response stays small. */
 const MAX_LISTED = 50_000;
 
@@ -108,7 +106,10 @@ export async function analyzeModel(bytes: Uint8Array, opts: AnalyzeOptions = {})
   if (!(scale > 0) || !Number.isFinite(scale)) throw new MeshError('malformed', 'The scale must be a positive number.');
   const { format, mesh, warnings } = await parseModel(bytes, opts.fileName);
   const pos = mesh.positions;
-  if (scale !== 1) for (let i = 0; i < pos.length; i++) pos[i] = pos[i]! * scale;
+  if (scale !== 1) {
+    for (let i = 0; i < pos.length; i++) pos[i] = pos[i]! * scale;
+    delete mesh.partGeometry; // gathered before the scale
+  }
   return analyzeMesh(format, mesh, scale, warnings);
 }
 
@@ -119,82 +120,75 @@ function listed(flags: Uint8Array, mask: number, n: number): Uint32Array {
   return out.subarray(0, k);
 }
 
+/** The per-object sums from the indexed mesh, for parsers that did not gather them (see TriangleGeometry). */
+function objectGeometry(mesh: IndexedMesh): TriangleGeometry[] {
+  const { positions: p, indices: idx, parts } = mesh;
+  const flags = new Uint8Array(idx.length / 3);
+  const B = 256;
+  const xyz = new Float32Array(B * 9);
+  const same = new Uint8Array(B);
+  const objects: TriangleGeometry[] = [];
+  for (let part = 0; part + 1 < parts.length; part++) {
+    const g = new TriangleGeometry(flags);
+    for (let t0 = parts[part]!, end = parts[part + 1]!; t0 < end; t0 += B) {
+      const count = Math.min(B, end - t0);
+      for (let i = 0; i < count; i++) {
+        const h = (t0 + i) * 3;
+        const ia = idx[h]!, ib = idx[h + 1]!, ic = idx[h + 2]!;
+        const o = i * 9;
+        xyz[o] = p[ia * 3]!;
+        xyz[o + 1] = p[ia * 3 + 1]!;
+        xyz[o + 2] = p[ia * 3 + 2]!;
+        xyz[o + 3] = p[ib * 3]!;
+        xyz[o + 4] = p[ib * 3 + 1]!;
+        xyz[o + 5] = p[ib * 3 + 2]!;
+        xyz[o + 6] = p[ic * 3]!;
+        xyz[o + 7] = p[ic * 3 + 1]!;
+        xyz[o + 8] = p[ic * 3 + 2]!;
+        same[i] = +(ia === ib || ib === ic || ia === ic);
+      }
+      g.addBatch(xyz, same, t0, count);
+    }
+    g.finish();
+    objects.push(g);
+  }
+  return objects;
+}
+
 export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: number, warnings: string[] = []): ModelAnalysis {
   const { positions: p, indices: idx, parts } = mesh;
   const nt = idx.length / 3;
   const nv = p.length / 3;
+  const objects = mesh.partGeometry ?? objectGeometry(mesh);
+  const flags = objects[0]!.flags;
+  const topo = computeTopology(idx, nv, flags);
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  for (let i = 0; i < p.length; i += 3) {
-    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-    if (z < minZ) minZ = z;
-    if (z > maxZ) maxZ = z;
-  }
-  const topo = computeTopology(idx, nv);
-  const flags = topo.flags;
-  const DEGEN = 8, OVER = 16;
-  const cosLimit = Math.cos((OVERHANG_ANGLE_DEG * Math.PI) / 180);
   let vol6 = 0;
   let area2 = 0;
-  let overhang2 = 0;
+  let overhangArea = 0;
   let degenerate = 0;
   let overhangTris = 0;
   let fits = true;
   let footprint = 0;
-  for (let part = 0; part + 1 < parts.length; part++) {
-    const t0 = parts[part]!, t1 = parts[part + 1]!;
-    let pminZ = Infinity, pminX = Infinity, pminY = Infinity, pmaxX = -Infinity, pmaxY = -Infinity, pmaxZ = -Infinity;
-    if (parts.length === 2 && topo.usedVertices === nv) {
-      // One object that uses every vertex: its box is the vertex box, no gather needed.
-      pminX = minX; pminY = minY; pminZ = minZ; pmaxX = maxX; pmaxY = maxY; pmaxZ = maxZ;
-    } else for (let t = t0; t < t1; t++) {
-      for (let k = 0; k < 3; k++) {
-        const o = idx[t * 3 + k]! * 3;
-        const x = p[o]!, y = p[o + 1]!, z = p[o + 2]!;
-        if (x < pminX) pminX = x;
-        if (x > pmaxX) pmaxX = x;
-        if (y < pminY) pminY = y;
-        if (y > pmaxY) pmaxY = y;
-        if (z < pminZ) pminZ = z;
-        if (z > pmaxZ) pmaxZ = z;
-      }
-    }
-    const sx = pmaxX - pminX, sy = pmaxY - pminY, sz = pmaxZ - pminZ;
+  for (const g of objects) {
+    const sx = g.maxX - g.minX, sy = g.maxY - g.minY, sz = g.maxZ - g.minZ;
     if (sx > BUILD_VOLUME_MM[0] || sy > BUILD_VOLUME_MM[1] || sz > BUILD_VOLUME_MM[2]) fits = false;
     footprint += sx * sy;
-    const bed = pminZ + BED_CONTACT_MM;
-    for (let t = t0; t < t1; t++) {
-      const ia = idx[t * 3]!, ib = idx[t * 3 + 1]!, ic = idx[t * 3 + 2]!;
-      const ax = p[ia * 3]!, ay = p[ia * 3 + 1]!, az = p[ia * 3 + 2]!;
-      const bx = p[ib * 3]!, by = p[ib * 3 + 1]!, bz = p[ib * 3 + 2]!;
-      const cx = p[ic * 3]!, cy = p[ic * 3 + 1]!, cz = p[ic * 3 + 2]!;
-      // Volume uses the stored coordinates with the origin at 0 so open meshes match the reference sum.
-      vol6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
-      const ux = bx - ax, uy = by - ay, uz = bz - az;
-      const vx = cx - ax, vy = cy - ay, vz = cz - az;
-      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-      const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      area2 += len;
-      const wx = cx - bx, wy = cy - by, wz = cz - bz;
-      const maxEdge2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
-      if (ia === ib || ib === ic || ia === ic || len <= 1e-6 * maxEdge2) {
-        degenerate++;
-        flags[t]! |= DEGEN;
-        continue;
-      }
-      if (nz < -cosLimit * len && (az > bed || bz > bed || cz > bed)) {
-        overhang2 += len;
-        overhangTris++;
-        flags[t]! |= OVER;
-      }
-    }
+    vol6 += g.vol6;
+    area2 += g.area2;
+    overhangArea += g.overhangAreaMm2;
+    overhangTris += g.overhangTriangles;
+    degenerate += g.degenerate;
+    minX = Math.min(minX, g.minX);
+    minY = Math.min(minY, g.minY);
+    minZ = Math.min(minZ, g.minZ);
+    maxX = Math.max(maxX, g.maxX);
+    maxY = Math.max(maxY, g.maxY);
+    maxZ = Math.max(maxZ, g.maxZ);
   }
   if (footprint > BUILD_VOLUME_MM[0] * BUILD_VOLUME_MM[1]) fits = false;
+  const DEGEN = TRI_DEGENERATE, OVER = TRI_OVERHANG;
   const volume = vol6 / 6;
-  const overhangArea = overhang2 / 2;
   const problems: Problem[] = [];
   const size: [number, number, number] = nt ? [maxX - minX, maxY - minY, maxZ - minZ] : [0, 0, 0];
   if (topo.openEdges) {

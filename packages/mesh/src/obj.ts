@@ -89,23 +89,27 @@ export function parseObj(bytes: Uint8Array): IndexedMesh {
   }
   fStart.push(nfi);
   const b = new MeshBuilder(tris);
-  const weld = new Int32Array(nv).fill(-1);
-  const id = (objIndex: number): number => {
-    if (objIndex >= nv) fail(`a face refers to vertex ${objIndex + 1} but there are only ${nv}`);
-    let w = weld[objIndex]!;
-    if (w < 0) {
-      w = b.vertex(vx[objIndex * 3]!, vx[objIndex * 3 + 1]!, vx[objIndex * 3 + 2]!);
-      weld[objIndex] = w;
+  try {
+    const weld = new Int32Array(nv).fill(-1);
+    const id = (objIndex: number): number => {
+      if (objIndex >= nv) fail(`a face refers to vertex ${objIndex + 1} but there are only ${nv}`);
+      let w = weld[objIndex]!;
+      if (w < 0) {
+        w = b.vertex(vx[objIndex * 3]!, vx[objIndex * 3 + 1]!, vx[objIndex * 3 + 2]!);
+        weld[objIndex] = w;
+      }
+      return w;
+    };
+    line = 0;
+    for (let f = 0; f + 1 < fStart.length; f++) {
+      const s = fStart[f]!;
+      const e = fStart[f + 1]!;
+      const a = id(fIdx[s]!);
+      for (let k = s + 1; k + 1 < e; k++) b.triangle(a, id(fIdx[k]!), id(fIdx[k + 1]!));
     }
-    return w;
-  };
-  line = 0;
-  for (let f = 0; f + 1 < fStart.length; f++) {
-    const s = fStart[f]!;
-    const e = fStart[f + 1]!;
-    const a = id(fIdx[s]!);
-    for (let k = s + 1; k + 1 < e; k++) b.triangle(a, id(fIdx[k]!), id(fIdx[k + 1]!));
+    fStart = [];
+    return b.finish();
+  } finally {
+    b.dispose();
   }
-  fStart = [];
-  return b.finish();
 }

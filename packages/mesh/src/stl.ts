@@ -14,8 +14,13 @@ export function parseBinaryStl(bytes: Uint8Array): IndexedMesh {
     throw new MeshError('too-many-triangles', `The STL declares ${n} triangles; the limit is ${MESH_LIMITS.maxTriangles}.`);
   }
   const b = new MeshBuilder(n);
-  b.addBinaryStlTriangles(dv, n);
-  return b.finish();
+  try {
+    b.gatherGeometry(n);
+    b.addBinaryStlTriangles(dv, n);
+    return b.finish();
+  } finally {
+    b.dispose();
+  }
 }
 
 /**
@@ -63,46 +68,50 @@ export function parseAsciiStl(bytes: Uint8Array): IndexedMesh {
   };
 
   const b = new MeshBuilder(Math.max(16, Math.floor(len / 250)));
-  let sawSolid = false;
-  const loopIds: number[] = [];
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
-  while (next()) {
-    if (!is('solid')) fail('expected "solid"');
-    sawSolid = true;
-    skipRestOfLine();
-    let closed = false;
+  try {
+    let sawSolid = false;
+    const loopIds: number[] = [];
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
     while (next()) {
-      if (is('endsolid')) {
-        skipRestOfLine();
-        closed = true;
+      if (!is('solid')) fail('expected "solid"');
+      sawSolid = true;
+      skipRestOfLine();
+      let closed = false;
+      while (next()) {
+        if (is('endsolid')) {
+          skipRestOfLine();
+          closed = true;
+          break;
+        }
+        if (!is('facet')) fail('expected "facet" or "endsolid"');
+        if (!next() || !is('normal')) fail('expected "normal"');
+        // Exporters write "nan" or garbage normals; the winding is what counts, so only skip them.
+        for (let k = 0; k < 3; k++) if (!next()) fail('unexpected end of file');
+        if (!next() || !is('outer')) fail('expected "outer loop"');
+        if (!next() || !is('loop')) fail('expected "outer loop"');
+        loopIds.length = 0;
+        for (;;) {
+          if (!next()) fail('unexpected end of file');
+          if (is('endloop')) break;
+          if (!is('vertex')) fail('expected "vertex" or "endloop"');
+          const x = num(), y = num(), z = num();
+          loopIds.push(b.vertex(x, y, z));
+          if (loopIds.length > 1024) fail('too many vertices in one facet');
+        }
+        if (loopIds.length < 3) fail('a facet has fewer than 3 vertices');
+        for (let k = 1; k + 1 < loopIds.length; k++) b.triangle(loopIds[0]!, loopIds[k]!, loopIds[k + 1]!);
+        if (!next() || !is('endfacet')) fail('expected "endfacet"');
+      }
+      if (!closed) {
+        // Many exporters truncate the last line; accept a missing "endsolid" only at EOF and after facets.
+        if (b.triangleCount === 0) fail('no facets and no "endsolid"');
         break;
       }
-      if (!is('facet')) fail('expected "facet" or "endsolid"');
-      if (!next() || !is('normal')) fail('expected "normal"');
-      // Exporters write "nan" or garbage normals; the winding is what counts, so only skip them.
-      for (let k = 0; k < 3; k++) if (!next()) fail('unexpected end of file');
-      if (!next() || !is('outer')) fail('expected "outer loop"');
-      if (!next() || !is('loop')) fail('expected "outer loop"');
-      loopIds.length = 0;
-      for (;;) {
-        if (!next()) fail('unexpected end of file');
-        if (is('endloop')) break;
-        if (!is('vertex')) fail('expected "vertex" or "endloop"');
-        const x = num(), y = num(), z = num();
-        loopIds.push(b.vertex(x, y, z));
-        if (loopIds.length > 1024) fail('too many vertices in one facet');
-      }
-      if (loopIds.length < 3) fail('a facet has fewer than 3 vertices');
-      for (let k = 1; k + 1 < loopIds.length; k++) b.triangle(loopIds[0]!, loopIds[k]!, loopIds[k + 1]!);
-      if (!next() || !is('endfacet')) fail('expected "endfacet"');
     }
-    if (!closed) {
-      // Many exporters truncate the last line; accept a missing "endsolid" only at EOF and after facets.
-      if (b.triangleCount === 0) fail('no facets and no "endsolid"');
-      break;
-    }
+    if (!sawSolid) fail('no "solid" block');
+    if (b.triangleCount === 0) throw new MeshError('empty', 'The ASCII STL has no facets.');
+    return b.finish();
+  } finally {
+    b.dispose();
   }
-  if (!sawSolid) fail('no "solid" block');
-  if (b.triangleCount === 0) throw new MeshError('empty', 'The ASCII STL has no facets.');
-  return b.finish();
 }

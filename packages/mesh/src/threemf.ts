@@ -322,30 +322,42 @@ function instantiate(parts: Map<string, Part>, root: string): IndexedMesh & { wa
   if (total === 0) throw new MeshError('empty', '3MF: the build has no triangles.');
 
   const b = new MeshBuilder(total);
-  const unit = rootPart.unit;
-  const emit = (ref: string, m: Mat): void => {
-    const { def, unit: u } = get(ref);
-    // A part in other units is scaled into the root part's units before the item transform.
-    const mm = u === unit ? m : compose(Float64Array.of(u / unit, 0, 0, 0, u / unit, 0, 0, 0, u / unit, 0, 0, 0), m);
-    if (def.nt > 0) {
-      const v = def.verts!;
-      const ids = new Uint32Array(def.nv);
-      const f = new Float32Array(def.nv * 3);
-      for (let i = 0; i < def.nv; i++) {
-        const x = v[i * 3]!, y = v[i * 3 + 1]!, z = v[i * 3 + 2]!;
-        f[i * 3] = (x * mm[0]! + y * mm[3]! + z * mm[6]! + mm[9]!) * unit;
-        f[i * 3 + 1] = (x * mm[1]! + y * mm[4]! + z * mm[7]! + mm[10]!) * unit;
-        f[i * 3 + 2] = (x * mm[2]! + y * mm[5]! + z * mm[8]! + mm[11]!) * unit;
+  try {
+    const unit = rootPart.unit;
+    const emit = (ref: string, m: Mat): void => {
+      const { def, unit: u } = get(ref);
+      // A part in other units is scaled into the root part's units before the item transform.
+      const mm = u === unit ? m : compose(Float64Array.of(u / unit, 0, 0, 0, u / unit, 0, 0, 0, u / unit, 0, 0, 0), m);
+      if (def.nt > 0) {
+        const v = def.verts!;
+        const t = def.tris!;
+        // Only vertices a triangle uses enter the mesh (the builder's promise to the topology).
+        const used = new Uint8Array(def.nv);
+        for (let i = 0, e = def.nt * 3; i < e; i++) used[t[i]!] = 1;
+        const f = new Float32Array(def.nv * 3);
+        let nu = 0;
+        for (let i = 0; i < def.nv; i++) {
+          if (!used[i]) continue;
+          const x = v[i * 3]!, y = v[i * 3 + 1]!, z = v[i * 3 + 2]!;
+          f[nu * 3] = (x * mm[0]! + y * mm[3]! + z * mm[6]! + mm[9]!) * unit;
+          f[nu * 3 + 1] = (x * mm[1]! + y * mm[4]! + z * mm[7]! + mm[10]!) * unit;
+          f[nu * 3 + 2] = (x * mm[2]! + y * mm[5]! + z * mm[8]! + mm[11]!) * unit;
+          nu++;
+        }
+        const usedIds = new Uint32Array(nu);
+        b.weldBits(new Int32Array(f.buffer), nu, usedIds);
+        const ids = new Uint32Array(def.nv);
+        for (let i = 0, k = 0; i < def.nv; i++) if (used[i]) ids[i] = usedIds[k++]!;
+        b.trianglesMapped(t, def.nt, ids);
       }
-      b.weldBits(new Int32Array(f.buffer), def.nv, ids);
-      const t = def.tris!;
-      b.trianglesMapped(t, def.nt, ids);
+      for (const c of def.components ?? []) emit(c.ref, compose(c.transform, mm));
+    };
+    for (const item of rootPart.items) {
+      b.beginPart();
+      emit(item.ref, item.transform);
     }
-    for (const c of def.components ?? []) emit(c.ref, compose(c.transform, mm));
-  };
-  for (const item of rootPart.items) {
-    b.beginPart();
-    emit(item.ref, item.transform);
+    return { ...b.finish(), warnings };
+  } finally {
+    b.dispose();
   }
-  return { ...b.finish(), warnings };
 }

@@ -1,3 +1,5 @@
+import { decimal17ToDouble } from './numbers.ts';
+
 /**
  * Fast path for the bulk of a 3MF model part: runs of `<vertex x=".." y=".." z=".."/>` and
  * `<triangle v1=".." v2=".." v3=".."/>` elements are read straight from the inflated bytes;
@@ -318,8 +320,9 @@ export class FastModelFilter {
    * A decimal number ending at quote `q`; sets `np` and returns the index after the quote.
    * The grammar is strict (sign, digits, fraction, exponent of at most 3 digits). Up to 15
    * significant digits with a power of ten within ±22 the value is one correctly rounded
-   * operation; longer numbers (exporters print float32 values with 17 digits) go through
-   * `Number()` on the same text. Either way it is bit-identical to what the slow path gets.
+   * operation; 16 or 17 (exporters that print doubles) go through decimal17ToDouble; longer
+   * ones, and the rare near-tie, through `Number()` on the same text. Either way it is
+   * bit-identical to what the slow path gets.
    */
   private readNumber(b: Uint8Array, p: number, limit: number, q: number): number {
     const start = p;
@@ -329,7 +332,9 @@ export class FastModelFilter {
       neg = true;
       p++;
     } else if (c === 43) p++;
+    // The first 15 significant digits in mant (exact), the next two in tail.
     let mant = 0;
+    let tail = 0;
     let sig = 0;
     let exp = 0;
     let any = false;
@@ -337,9 +342,10 @@ export class FastModelFilter {
       const d = b[p]! - 48;
       if (d < 0 || d > 9) break;
       any = true;
-      if (mant !== 0 || d !== 0) {
+      if (sig !== 0 || d !== 0) {
         sig++;
-        mant = mant * 10 + d;
+        if (sig <= 15) mant = mant * 10 + d;
+        else tail = tail * 10 + d;
       }
       p++;
     }
@@ -349,9 +355,10 @@ export class FastModelFilter {
         const d = b[p]! - 48;
         if (d < 0 || d > 9) break;
         any = true;
-        if (mant !== 0 || d !== 0) {
+        if (sig !== 0 || d !== 0) {
           sig++;
-          mant = mant * 10 + d;
+          if (sig <= 15) mant = mant * 10 + d;
+          else tail = tail * 10 + d;
         }
         exp--;
         p++;
@@ -381,16 +388,23 @@ export class FastModelFilter {
     }
     if (b[p] !== q) return DECLINE;
     let v: number;
-    if (mant === 0) v = 0;
-    else if (sig > 15 || exp > 22 || exp < -22) {
-      v = Number(latin1(b, start, p));
-      if (!Number.isFinite(v)) return DECLINE;
-      this.np = v;
-      return p + 1;
+    if (sig === 0) v = 0;
+    else if (sig > 17 || exp > 22 || exp < -22) return this.readNumberText(b, start, p);
+    else if (sig > 15) {
+      v = decimal17ToDouble(mant, tail, sig - 15, exp);
+      if (Number.isNaN(v)) return this.readNumberText(b, start, p);
     } else if (exp === 0) v = mant;
     else if (exp > 0) v = mant * POW10[exp]!;
     else v = mant / POW10[-exp]!;
     this.np = neg ? -v : v;
     return p + 1;
+  }
+
+  /** The rare number the fast conversions cannot do exactly: Number() on its text, ending at `end`. */
+  private readNumberText(b: Uint8Array, start: number, end: number): number {
+    const v = Number(latin1(b, start, end));
+    if (!Number.isFinite(v)) return DECLINE;
+    this.np = v;
+    return end + 1;
   }
 }
