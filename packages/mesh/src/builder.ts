@@ -43,10 +43,10 @@ export class MeshBuilder {
   /** The object's sums, when the parser gathered them on the way (binary STL). */
   private geometry: TriangleGeometry | undefined;
 
-  /** `expectedVertices` sizes the hash table; closed meshes have about half as many vertices as triangles. */
-  constructor(expectedTriangles = 1024, maxTriangles: number = MESH_LIMITS.maxTriangles, expectedVertices = expectedTriangles * 0.55) {
+  constructor(expectedTriangles = 1024, maxTriangles: number = MESH_LIMITS.maxTriangles) {
     this.maxTriangles = maxTriangles;
-    const expVerts = Math.max(64, Math.ceil(expectedVertices));
+    // Closed meshes have about half as many vertices as triangles.
+    const expVerts = Math.max(64, Math.ceil(expectedTriangles * 0.55));
     this.verts = new Float32Array(expVerts * 3);
     this.bits = new Uint32Array(this.verts.buffer);
     let size = 1024;
@@ -119,8 +119,9 @@ export class MeshBuilder {
    * The hot loop for binary STL. Adjacent triangles of a big STL rarely share vertices
    * (on the 1.28M-triangle corpus file most repeats are 2^17+ triangles apart), so every
    * lookup misses the cache. The loop therefore works in batches: it reads and hashes a
-   * batch of vertices, touches all their table slots (independent loads the CPU overlaps),
-   * and only then probes, which then hits cache.
+   * batch of vertices, feeds the triangles to the object's sums (see gatherGeometry) while
+   * they are in cache, touches all their buckets (independent loads the CPU overlaps), and
+   * only then probes, which then hits cache.
    */
   addBinaryStlTriangles(dv: DataView, n: number): void {
     if ((this.idxLen + n * 3) > this.idx.length) {
@@ -193,9 +194,8 @@ export class MeshBuilder {
   }
 
   /** Makes addBinaryStlTriangles gather the object's sums for a mesh of `triangles` triangles (see TriangleGeometry). */
-  gatherGeometry(triangles: number): TriangleGeometry {
+  gatherGeometry(triangles: number): void {
     this.geometry = new TriangleGeometry(new Uint8Array(triangles));
-    return this.geometry;
   }
 
   /**
