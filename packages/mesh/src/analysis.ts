@@ -160,7 +160,7 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
   const nt = idx.length / 3;
   const nv = p.length / 3;
   const objects = mesh.partGeometry ?? objectGeometry(mesh);
-  const flags = objects[0]!.flags;
+  const flags = objects[0]!.flags; // one array, shared by every object's sums
   const topo = computeTopology(idx, nv, flags);
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   let vol6 = 0;
@@ -187,7 +187,6 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
     maxZ = Math.max(maxZ, g.maxZ);
   }
   if (footprint > BUILD_VOLUME_MM[0] * BUILD_VOLUME_MM[1]) fits = false;
-  const DEGEN = TRI_DEGENERATE, OVER = TRI_OVERHANG;
   const volume = vol6 / 6;
   const problems: Problem[] = [];
   const size: [number, number, number] = nt ? [maxX - minX, maxY - minY, maxZ - minZ] : [0, 0, 0];
@@ -224,7 +223,7 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
       severity: 'info',
       message: `${degenerate} triangles have (almost) zero area.`,
       count: degenerate,
-      triangles: listed(flags, DEGEN, nt),
+      triangles: listed(flags, TRI_DEGENERATE, nt),
     });
   }
   if (overhangArea > 0.5) {
@@ -233,7 +232,7 @@ export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: numbe
       severity: 'info',
       message: `${overhangArea.toFixed(1)} mm² of downward faces lean more than ${OVERHANG_ANGLE_DEG}° from vertical and may need supports.`,
       count: Math.round(overhangArea * 100) / 100,
-      triangles: listed(flags, OVER, overhangTris),
+      triangles: listed(flags, TRI_OVERHANG, overhangTris),
     });
   }
   if (!fits) {

@@ -93,7 +93,7 @@ export class TriangleGeometry {
     this.maxZ = maxZ;
   }
 
-  /** Decides the faces that waited for the lowest point; call once, after the last add(). */
+  /** Decides the faces that waited for the lowest point; call once, after the last addBatch(). */
   finish(): void {
     this.settlePending(this.minZ);
     this.pending = 0;
