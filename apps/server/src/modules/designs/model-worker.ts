@@ -7,6 +7,7 @@ import type { WorkRequest } from './model-worker-thread.ts';
  * Runs model work on one background thread, one job at a time (the work is CPU-bound and the
  * machine small), so the event loop keeps answering requests while a large model is analysed.
  * The worker keeps recent analyses; when it has none for a key it asks for the bytes again.
+ * Bytes given to it are handed over (transferred): the caller must not use them afterwards.
  */
 export interface ModelWorker {
   analyse(key: string, bytes: Uint8Array, fileName: string, settings: EstimateSettings[]): Promise<{ summary: AnalysisSummary; estimates: EstimateFigures[] }>;
@@ -53,9 +54,12 @@ export function createModelWorker(): ModelWorker {
 
   function call<T>(body: RequestBody): Promise<T> {
     const id = nextId++;
+    // A model's bytes are moved to the worker, not copied (a large STL is tens of MB).
+    const bytes = 'bytes' in body ? body.bytes : undefined;
+    const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      ensureWorker().postMessage({ ...body, id });
+      ensureWorker().postMessage({ ...body, id }, transfer);
     });
   }
 
