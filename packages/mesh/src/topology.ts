@@ -92,6 +92,9 @@ function scanBuckets(he: Uint32Array, ends: Uint32Array, parent: Uint32Array, ve
   for (let v = 0; v < vertexCount; v++) parent[v] = v;
   for (let v = 0, s = 0; v < vertexCount; v++) {
     const e = ends[v]!;
+    // Root of v's shell, kept current through this bucket's unions (v is found once, not per edge).
+    let rv = v;
+    while (parent[rv] !== rv) rv = parent[rv] = parent[parent[rv]!]!;
     for (let i = s; i < e; i++) {
       const ki = he[i]!;
       if (ki >= DONE) continue;
@@ -121,13 +124,14 @@ function scanBuckets(he: Uint32Array, ends: Uint32Array, parent: Uint32Array, ve
         }
         for (let j = i; j < e; j++) if ((he[j]! & VERTEX_BITS) >>> 1 === other) he[j]! |= problem << PROBLEM_SHIFT;
       }
-      // Union by path halving; the smaller root wins.
-      let ra = v;
-      while (parent[ra] !== ra) ra = parent[ra] = parent[parent[ra]!]!;
+      // Union (finds halve their paths); the smaller root wins.
       let rb = other;
       while (parent[rb] !== rb) rb = parent[rb] = parent[parent[rb]!]!;
-      if (ra < rb) parent[rb] = ra;
-      else if (rb < ra) parent[ra] = rb;
+      if (rv < rb) parent[rb] = rv;
+      else if (rb < rv) {
+        parent[rv] = rb;
+        rv = rb;
+      }
     }
     s = e;
   }
