@@ -58,22 +58,36 @@ export class TriangleGeometry {
       const ax = xyz[o]!, ay = xyz[o + 1]!, az = xyz[o + 2]!;
       const bx = xyz[o + 3]!, by = xyz[o + 4]!, bz = xyz[o + 5]!;
       const cx = xyz[o + 6]!, cy = xyz[o + 7]!, cz = xyz[o + 8]!;
-      minX = Math.min(minX, ax, bx, cx);
-      maxX = Math.max(maxX, ax, bx, cx);
-      minY = Math.min(minY, ay, by, cy);
-      maxY = Math.max(maxY, ay, by, cy);
-      const top = Math.max(az, bz, cz);
-      minZ = Math.min(minZ, az, bz, cz);
+      if (ax < minX) minX = ax;
+      if (bx < minX) minX = bx;
+      if (cx < minX) minX = cx;
+      if (ax > maxX) maxX = ax;
+      if (bx > maxX) maxX = bx;
+      if (cx > maxX) maxX = cx;
+      if (ay < minY) minY = ay;
+      if (by < minY) minY = by;
+      if (cy < minY) minY = cy;
+      if (ay > maxY) maxY = ay;
+      if (by > maxY) maxY = by;
+      if (cy > maxY) maxY = cy;
+      let top = az > bz ? az : bz;
+      if (cz > top) top = cz;
+      if (az < minZ) minZ = az;
+      if (bz < minZ) minZ = bz;
+      if (cz < minZ) minZ = cz;
       if (top > maxZ) maxZ = top;
-      // Volume uses the stored coordinates with the origin at 0 so open meshes match the reference sum.
-      vol6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
       const ux = bx - ax, uy = by - ay, uz = bz - az;
       const vx = cx - ax, vy = cy - ay, vz = cz - az;
       const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      // Signed tetrahedron to the origin, a · (b × c), written as a · n (the same value): open
+      // meshes then match the reference sum, which also takes the origin as apex.
+      vol6 += ax * nx + ay * ny + az * nz;
       const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
       area2 += len;
       const wx = cx - bx, wy = cy - by, wz = cz - bz;
-      const maxEdge2 = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
+      const u2 = ux * ux + uy * uy + uz * uz, v2 = vx * vx + vy * vy + vz * vz, w2 = wx * wx + wy * wy + wz * wz;
+      let maxEdge2 = u2 > v2 ? u2 : v2;
+      if (w2 > maxEdge2) maxEdge2 = w2;
       if (sameCorner[i] || len <= 1e-6 * maxEdge2) {
         degenerate++;
         flags[first + i]! |= TRI_DEGENERATE;
