@@ -191,7 +191,11 @@ describe('designs and instant quotes', () => {
     const config = page.getByTestId('admin-config').first();
     await config.getByTestId('cost-grams').fill('42');
     await config.getByTestId('cost-time').fill('2:30');
+    // Wait for the server's answer first: on a loaded CI machine it can take a while, and a
+    // failure then says whether the save or the refresh went wrong.
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/cost-data') && r.request().method() === 'POST', { timeout: 30_000 });
     await config.getByTestId('save-cost-data').click();
+    expect((await saved).status()).toBe(200);
     await expect
       .poll(() => config.getByTestId('admin-quote-basis').getAttribute('data-basis'), { timeout: 15_000 })
       .toBe('admin');
