@@ -8,6 +8,7 @@ import {
   type ShopConnector,
   type ShopCredentials,
   type TrackingUpdate,
+  pollSinceMs,
 } from '../../modules/shops/connector.ts';
 import { createHttpClient, type HttpClientOptions, type HttpMethod } from '../http-client/http-client.ts';
 import { createRateLimiter } from '../http-client/rate-limiter.ts';
@@ -177,10 +178,7 @@ export const createEtsyConnector = (options: EtsyConnectorOptions): EtsyConnecto
     const shopId = shopIdOf(credentials);
     // Taken before the first request: anything changed while we page is caught by the next poll.
     const startedAt = now();
-    const cursorMs = cursor === null ? Number.NaN : Date.parse(cursor);
-    const sinceMs = Number.isNaN(cursorMs)
-      ? startedAt.getTime() - ETSY_FIRST_SYNC_LOOKBACK_MS
-      : cursorMs - ETSY_CURSOR_OVERLAP_MS;
+    const sinceMs = pollSinceMs(cursor, startedAt.getTime(), ETSY_FIRST_SYNC_LOOKBACK_MS, ETSY_CURSOR_OVERLAP_MS);
     const minLastModified = Math.max(ETSY_EPOCH_MIN, Math.floor(sinceMs / 1000));
     const settingsCurrency =
       typeof credentials.settings.currency === 'string' ? credentials.settings.currency : null;

@@ -8,6 +8,7 @@ import {
   type ShopConnector,
   type ShopCredentials,
   type TrackingUpdate,
+  pollSinceMs,
 } from '../../modules/shops/connector.ts';
 import { createHttpClient, type HttpClientOptions } from '../http-client/http-client.ts';
 import { createRateLimiter } from '../http-client/rate-limiter.ts';
@@ -225,10 +226,7 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
   ): Promise<{ orders: MarketplaceOrder[]; nextCursor: string }> => {
     const shopHost = shopHostOf(credentials);
     const startedAt = now();
-    const cursorMs = cursor === null ? Number.NaN : Date.parse(cursor);
-    const sinceMs = Number.isNaN(cursorMs)
-      ? startedAt.getTime() - SHOPIFY_FIRST_SYNC_LOOKBACK_MS
-      : cursorMs - SHOPIFY_CURSOR_OVERLAP_MS;
+    const sinceMs = pollSinceMs(cursor, startedAt.getTime(), SHOPIFY_FIRST_SYNC_LOOKBACK_MS, SHOPIFY_CURSOR_OVERLAP_MS);
     const query = `updated_at:>='${new Date(sinceMs).toISOString()}'`;
     const byId = new Map<string, MarketplaceOrder>();
     let after: string | null = null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ShippingAddress } from '@layerline/contracts';
 import {
   MarketplaceRejectedError,
   type MarketplaceListing,
@@ -165,6 +166,39 @@ const str = (value: string | null | undefined): string => (value ?? '').trim();
 const email = (value: string | null | undefined): string =>
   value && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? value : '';
 
+/** The fields both Shopify order shapes (GraphQL and webhook) name alike. */
+interface ShopifyAddressFields {
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  province?: string | null;
+  zip?: string | null;
+  phone?: string | null;
+}
+
+/** Our shipping address from either shape; they differ only in how the region and country codes are named. */
+function shippingAddress(
+  name: string,
+  address: ShopifyAddressFields | null | undefined,
+  provinceCode: string | null | undefined,
+  countryCode: string | null | undefined,
+  orderEmail: string | null | undefined,
+): ShippingAddress {
+  return {
+    name,
+    company: str(address?.company),
+    line1: str(address?.address1),
+    line2: str(address?.address2),
+    city: str(address?.city),
+    region: str(provinceCode) || str(address?.province),
+    postalCode: str(address?.zip),
+    country: str(countryCode).toUpperCase(),
+    phone: str(address?.phone),
+    email: email(orderEmail),
+  };
+}
+
 export const mapShopifyOrderNode = (order: ShopifyOrderNode): MarketplaceOrder => {
   const address = order.shippingAddress;
   const name = str(address?.name);
@@ -172,18 +206,7 @@ export const mapShopifyOrderNode = (order: ShopifyOrderNode): MarketplaceOrder =
     externalId: shopifyLegacyId(order.id),
     placedAt: new Date(order.createdAt),
     customerName: name,
-    shippingAddress: {
-      name,
-      company: str(address?.company),
-      line1: str(address?.address1),
-      line2: str(address?.address2),
-      city: str(address?.city),
-      region: str(address?.provinceCode) || str(address?.province),
-      postalCode: str(address?.zip),
-      country: str(address?.countryCodeV2).toUpperCase(),
-      phone: str(address?.phone),
-      email: email(order.email),
-    },
+    shippingAddress: shippingAddress(name, address, address?.provinceCode, address?.countryCodeV2, order.email),
     currency: order.totalPriceSet?.shopMoney.currencyCode ?? order.currencyCode,
     totalCents: shopifyMoneyToCents(order.totalPriceSet?.shopMoney.amount),
     cancelled: Boolean(order.cancelledAt),
@@ -251,18 +274,7 @@ export const parseShopifyOrderWebhook = (body: unknown): MarketplaceOrder => {
     externalId: shopifyLegacyId(order.admin_graphql_api_id),
     placedAt: new Date(order.created_at),
     customerName: name,
-    shippingAddress: {
-      name,
-      company: str(address?.company),
-      line1: str(address?.address1),
-      line2: str(address?.address2),
-      city: str(address?.city),
-      region: str(address?.province_code) || str(address?.province),
-      postalCode: str(address?.zip),
-      country: str(address?.country_code).toUpperCase(),
-      phone: str(address?.phone),
-      email: email(order.email),
-    },
+    shippingAddress: shippingAddress(name, address, address?.province_code, address?.country_code, order.email),
     currency: order.currency,
     totalCents: shopifyMoneyToCents(order.total_price),
     cancelled: Boolean(order.cancelled_at),

@@ -46,6 +46,16 @@ export interface MarketplaceOrder {
   }[];
 }
 
+/**
+ * Where an order poll starts (ms since the epoch): the first poll (no cursor, or one that does
+ * not parse) looks back `firstSyncLookbackMs` from `nowMs`; later polls start `overlapMs` before
+ * the cursor, so an order changed while the previous poll paged is not missed.
+ */
+export function pollSinceMs(cursor: string | null, nowMs: number, firstSyncLookbackMs: number, overlapMs: number): number {
+  const cursorMs = cursor === null ? Number.NaN : Date.parse(cursor);
+  return Number.isNaN(cursorMs) ? nowMs - firstSyncLookbackMs : cursorMs - overlapMs;
+}
+
 export interface TrackingUpdate {
   readonly trackingNumber: string;
   /** Carrier name as the marketplace knows it (Etsy: usps, ups, fedex…). */
