@@ -1,12 +1,16 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { product, productVariant } from '../apps/server/src/db/schema.ts';
+import { marketplaceOrder } from '../apps/server/test/orders-fixtures.ts';
 import { makeUser, newBrowser, newPage, startApp, type Credentials, type RunningApp } from './harness.ts';
 
 /**
  * The seller's own order API in a real browser: a beta seller creates an API key on
  * /connect-store (shown once, then only its prefix), the key places an order, and the seller
- * places a manual order on /submit-order with inline address validation.
+ * places a manual order on /submit-order with inline address validation, and sees what their
+ * webhook receiver answered, with a resend.
  */
 let app: RunningApp;
 let browser: Browser;
@@ -63,6 +67,56 @@ describe('order API and manual orders', () => {
     expect((await page.getByTestId('webhook-secret-value').textContent({ timeout: 15_000 }))!.trim()).toMatch(/^whsec_/);
     await hooks.getByRole('button', { name: 'Rotate secret' }).waitFor();
     await page.context().close();
+  });
+
+  it('shows each webhook delivery with the receiver’s answer, and resends a refused one', async () => {
+    // The seller's receiver: refuses the first event (400), accepts everything after.
+    const statuses = [400];
+    const received: string[] = [];
+    const receiver = http.createServer((request, response) => {
+      received.push(String(request.headers['webhook-id']));
+      request.resume();
+      request.on('end', () => {
+        response.statusCode = statuses.shift() ?? 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await newPage(browser, app, seller);
+      await page.goto('/connect-store');
+      const hooks = page.getByTestId('webhook-endpoint-card');
+      const url = hooks.getByLabel('Endpoint URL');
+      await url.waitFor({ timeout: 20_000 });
+      await url.fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+      await hooks.getByRole('button', { name: /Save URL|Update URL/ }).click();
+      await hooks.getByText('No deliveries yet', { exact: false }).waitFor({ timeout: 15_000 });
+
+      await app.testApp.context.orderIngestion.ingest({
+        ownerId: seller.userId,
+        channel: `api:${seller.userId}`,
+        shopId: null,
+        platform: 'api',
+        order: marketplaceOrder('HOOK-WEB-1', ['CUBE-RED']),
+        actor: { kind: 'marketplace', id: null },
+      });
+      // Opened again: the list shows the event (queued or already answered), polls while it is pending,
+      // and the refusal shows with the receiver's status.
+      await page.reload();
+      const row = hooks.getByTestId('webhook-delivery').filter({ hasText: 'HOOK-WEB-1' });
+      await row.getByText('Refused').waitFor({ timeout: 20_000 });
+      expect(await row.textContent()).toContain('answered 400');
+      expect(await row.textContent()).toContain('New order, accepted');
+
+      await row.getByRole('button', { name: /Resend/ }).click();
+      await row.getByText('Delivered').waitFor({ timeout: 20_000 });
+      expect(await row.textContent()).toContain('HTTP 200 · 2 attempts');
+      expect(received).toHaveLength(2);
+      expect(received[1]).toBe(received[0]);
+      await page.context().close();
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('submits a manual order, with address errors shown under their fields', async () => {

@@ -9,6 +9,7 @@ import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { slicingScheduler, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
+import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
 
@@ -47,6 +48,8 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const stopShopSyncTimer = options.workJobs ? await workShopSyncJobs(jobs, context.shops, logger) : () => undefined;
     // Order API webhooks: every process enqueues on status changes; job-working processes deliver.
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
+    // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
+    jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
     const queue = jobs;
     return {
       context,

@@ -6,3 +6,4 @@ export * from './designs.ts';
 export * from './orders.ts';
 export * from './shops.ts';
 export * from './products.ts';
+export * from './order-api.ts';

@@ -470,6 +470,30 @@ export const orderEvent = pgTable(
   (table) => [index('order_event_order_idx').on(table.orderId, table.createdAt)],
 );
 
+/**
+ * The orders' transactional outbox: one row per announced status change (creation included, from
+ * null), written in the transaction that makes the change. Subscribers (the order API's webhooks)
+ * hear of it right after the commit; the sweep announces again whatever a crash or a failed
+ * subscriber left unannounced, so no committed change goes unannounced.
+ */
+export const orderOutbox = pgTable(
+  'order_outbox',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    announcedAt: timestamp('announced_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('order_outbox_unannounced_idx').on(table.createdAt).where(sql`${table.announcedAt} IS NULL`),
+    index('order_outbox_announced_idx').on(table.announcedAt),
+  ],
+);
+
 /** A seller's key for the order API. Only a SHA-256 of the key is stored; the key is shown once. */
 export const apiKey = pgTable(
   'api_key',
@@ -501,6 +525,38 @@ export const webhookEndpoint = pgTable('webhook_endpoint', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One order event for a seller's webhook endpoint and what became of it: the event as sent (every
+ * attempt and a resend carry the same body and id), the attempts, the receiver's last answer.
+ */
+export const webhookDelivery = pgTable(
+  'webhook_delivery',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** The announcement it answers (order_outbox.id): announcing twice never makes two deliveries. */
+    outboxId: uuid('outbox_id').notNull().unique(),
+    eventId: text('event_id').notNull().unique(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    event: jsonb('event').$type<unknown>().notNull(),
+    /** 'pending' (queued or retrying), 'delivered', 'refused' (a final 4xx) or 'failed' (out of attempts). */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (table) => [index('webhook_delivery_owner_idx').on(table.ownerId, table.createdAt)],
+);
 
 /** Webhooks received, verified, then stored before processing; the id deduplicates deliveries. */
 export const inboundWebhook = pgTable(

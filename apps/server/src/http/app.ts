@@ -133,7 +133,12 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     tracking: context.tracking,
     syncOwnerOrders: (ownerId) => context.shops.syncOwner(ownerId, { listings: false, orders: true }),
   });
-  await registerOrderApiRoutes(app, { apiKeys: context.apiKeys, orderApi: context.orderApi, webhookEndpoints: context.webhookEndpoints });
+  await registerOrderApiRoutes(app, {
+    apiKeys: context.apiKeys,
+    orderApi: context.orderApi,
+    webhookEndpoints: context.webhookEndpoints,
+    webhookDeliveries: context.webhookDeliveries,
+  });
   registerProductRoutes(app, { products: context.products });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 

@@ -92,6 +92,8 @@ interface Fixtures {
     apiKey(): Promise<string>;
     etsyReceipt(): Promise<string>;
     webhookEndpoint(who: Who): Promise<void>;
+    /** A delivery of A's, settled (the sink refuses it). */
+    webhookDelivery(): Promise<string>;
   };
 }
 
@@ -208,6 +210,12 @@ const MATRIX: readonly Entry[] = [
   { method: 'PUT', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint', body: { url: `${SINK}/a` } }) },
   { method: 'GET', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint' }) },
   { method: 'POST', url: '/api/webhook-endpoint/rotate-secret', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint/rotate-secret' }) },
+  { method: 'GET', url: '/api/webhook-endpoint/deliveries', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint/deliveries' }) },
+  // Deliveries are always the caller's own (webhook-endpoint-routes.ts), like keys: an admin cannot resend a seller's.
+  {
+    method: 'POST', url: '/api/webhook-endpoint/deliveries/:id/resend', access: 'beta', objectParam: true, fresh: true, adminOnOthers: 'denied',
+    sample: async (fx) => ({ url: `/api/webhook-endpoint/deliveries/${await fx.fresh.webhookDelivery()}/resend` }),
+  },
   {
     method: 'DELETE', url: '/api/webhook-endpoint', access: 'beta', fresh: true,
     sample: async (fx, who) => {
@@ -492,6 +500,18 @@ beforeAll(async () => {
       etsyReceipt,
       webhookEndpoint: async (w) => {
         if (w.client && w.role !== 'sellerB') await expectOk(w.client.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${w.role}` }, {}), 'webhook endpoint');
+      },
+      webhookDelivery: async () => {
+        // The DELETE entry may have removed A's endpoint: set it first.
+        await expectOk(A.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${A.userId}` }, {}), 'webhook endpoint');
+        const orderId = (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id;
+        for (let tries = 0; tries < 300; tries++) {
+          const list = await expectOk(A.get('/api/webhook-endpoint/deliveries'), 'deliveries');
+          const settled = list.items.find((d: any) => d.orderId === orderId && d.state !== 'pending');
+          if (settled) return settled.id as string;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error('the delivery of a new order never settled');
       },
     },
   };

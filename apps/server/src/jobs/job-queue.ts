@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PgBoss, fromPglite, type Job, type JobResult, type QueuePolicy } from 'pg-boss';
 import pg from 'pg';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -31,6 +32,22 @@ const QUEUE_OPTIONS: Record<
   // Stored marketplace webhooks (no marketplace calls, only our database): 5 retries from ~10 s, doubling, then dead-letter.
   'process-webhook': { retryLimit: 5, retryDelay: 10, expireInSeconds: 120 },
 };
+
+/** How many times a queue retries a failing job before dead-lettering it (the attempt with retryCount = this is the last). */
+export function retryLimitOf(queue: Exclude<QueueName, 'dead-letter'>): number {
+  return QUEUE_OPTIONS[queue].retryLimit;
+}
+
+/**
+ * A job id derived from what the job is about (a UUID, as pg-boss wants), so queueing the same
+ * thing twice (the first path and a sweep, or two sweeps) is a no-op in pg-boss — including after
+ * the job was dead-lettered, so a poisoned one is not retried for ever by a sweep.
+ */
+export function stableJobId(queue: QueueName, key: string): string {
+  const hex = createHash('sha256').update(`${queue}:${key}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /**
  * Jobs one worker claims at once and runs side by side. pg-boss waits out the polling interval

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { WebhookIntakeService } from '../modules/shops/webhook-intake-service.ts';
-import { QUEUES, type JobQueue } from './job-queue.ts';
+import { QUEUES, stableJobId, type JobQueue } from './job-queue.ts';
 
 /** One stored marketplace webhook to act on (the inbound_webhook row id). */
 export interface ProcessWebhookJob {
@@ -12,15 +11,9 @@ export const WEBHOOK_SWEEP_EVERY_MS = 60 * 1000;
 /** A delivery unprocessed this long after it arrived is queued again by the sweep. */
 export const WEBHOOK_SWEEP_AGE_MS = 60 * 1000;
 
-/**
- * The job id for a delivery: a UUID derived from the row id, so queueing the same delivery again
- * (the receive path and the sweep, or two sweeps) is a no-op in pg-boss — including after the job
- * was dead-lettered, so a poisoned delivery is not retried for ever by the sweep.
- */
+/** The job id for a stored delivery (see stableJobId). */
 export function processWebhookJobId(inboundId: string): string {
-  const hex = createHash('sha256').update(`process-webhook:${inboundId}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return stableJobId(QUEUES.processWebhook, inboundId);
 }
 
 export async function enqueueWebhook(queue: JobQueue, inboundId: string): Promise<void> {

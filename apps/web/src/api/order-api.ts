@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ManualOrderInput, Order, ProductList, ShippingAddress } from '@layerline/contracts';
+import type {
+  ManualOrderInput,
+  Order,
+  ProductList,
+  ShippingAddress,
+  WebhookDelivery,
+  WebhookDeliveryList,
+} from '@layerline/contracts';
 import { ApiError, apiFetch } from './client.ts';
 
 /*
@@ -40,6 +47,7 @@ export interface OrderableVariant {
 export const orderApiKeys = {
   apiKeys: ['order-api', 'api-keys'] as const,
   webhookEndpoint: ['order-api', 'webhook-endpoint'] as const,
+  webhookDeliveries: ['order-api', 'webhook-deliveries'] as const,
   orderableVariants: ['order-api', 'orderable-variants'] as const,
 };
 
@@ -113,6 +121,24 @@ export function useRemoveWebhookEndpoint() {
   return useEndpointMutation(async () => {
     await apiFetch<void>('/api/webhook-endpoint', { method: 'DELETE' });
     return undefined;
+  });
+}
+
+/** The seller's latest webhook deliveries: polled every 10 s, and every 3 s while one is still being sent. */
+export function useWebhookDeliveries() {
+  return useQuery({
+    queryKey: orderApiKeys.webhookDeliveries,
+    queryFn: async () => (await apiFetch<WebhookDeliveryList>('/api/webhook-endpoint/deliveries')).items,
+    refetchInterval: (query) => (query.state.data?.some((d) => d.state === 'pending') ? 3000 : 10_000),
+  });
+}
+
+export function useResendWebhookDelivery() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<WebhookDelivery>(`/api/webhook-endpoint/deliveries/${encodeURIComponent(id)}/resend`, { method: 'POST' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: orderApiKeys.webhookDeliveries }),
   });
 }
 

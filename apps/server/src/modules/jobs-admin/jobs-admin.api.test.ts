@@ -103,8 +103,9 @@ const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(va
 async function poisonJob(externalId: string): Promise<{ id: string; state: string; retryCount: number; startAfter: Date } | undefined> {
   const rows = rowsOf(
     await t.context.db.execute(
-      sql`SELECT id, state, retry_count, start_after FROM pgboss.job
-          WHERE name = 'webhook-delivery' AND data -> 'event' -> 'data' -> 'order' ->> 'externalId' = ${externalId}`,
+      sql`SELECT job.id, job.state, job.retry_count, job.start_after FROM pgboss.job AS job
+          JOIN webhook_delivery AS delivery ON delivery.id::text = job.data ->> 'deliveryId'
+          WHERE job.name = 'webhook-delivery' AND delivery.event -> 'data' -> 'order' ->> 'externalId' = ${externalId}`,
     ),
   );
   const row = rows[0];
@@ -184,7 +185,8 @@ describe('a poison job (the receiver always answers 500)', () => {
     // Stops after the configured attempts.
     const deadLetter = await waitFor(async () => {
       const response = await admin.get('/api/admin/jobs');
-      return response.body.deadLetters.find((job: any) => job.data?.event?.data?.order?.externalId === POISON);
+      const poisonEventId = receiver.hitsFor(POISON)[0]?.eventId;
+      return response.body.deadLetters.find((job: any) => poisonEventId && job.data?.eventId === poisonEventId);
     }, 'the dead letter');
     await sleep(1500);
     const attempts = receiver.hitsFor(POISON);

@@ -5,6 +5,7 @@ import { createApiKeyRepository } from './api-key-repository.ts';
 import { createApiKeyService } from './api-key-service.ts';
 import { createOrderApiRepository } from './order-api-repository.ts';
 import { createOrderApiService, type OrderIngestionPort, type OrderReaderPort } from './order-api-service.ts';
+import { createWebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import { createWebhookDeliveryService, type WebhookTransport } from './webhook-delivery-service.ts';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 import { createWebhookEndpointService } from './webhook-endpoint-service.ts';
@@ -41,6 +42,7 @@ export function createOrderApiModule(deps: {
   const webhookDeliveries = createWebhookDeliveryService({
     endpoints: webhookEndpoints,
     orders: deps.orders,
+    repository: createWebhookDeliveryRepository(deps.db),
     transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: production }),
     production,
   });

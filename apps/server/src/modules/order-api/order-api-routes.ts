@@ -8,6 +8,7 @@ import type { ApiKeyPrincipal, ApiKeyService } from './api-key-service.ts';
 import { registerManualOrderRoutes } from './manual-order-routes.ts';
 import { publicOrderListQuerySchema, publicOrderListSchema, publicOrderSchema } from './order-api-schemas.ts';
 import type { OrderApiService } from './order-api-service.ts';
+import type { WebhookDeliveryService } from './webhook-delivery-service.ts';
 import { registerWebhookEndpointRoutes } from './webhook-endpoint-routes.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 
@@ -110,7 +111,13 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
 /** Everything of this module: /api/v1 (API keys), key and webhook settings, manual orders. */
 export async function registerOrderApiRoutes(
   app: FastifyInstance,
-  deps: { apiKeys: ApiKeyService; orderApi: OrderApiService; webhookEndpoints: WebhookEndpointService; requestsPerMinute?: number },
+  deps: {
+    apiKeys: ApiKeyService;
+    orderApi: OrderApiService;
+    webhookEndpoints: WebhookEndpointService;
+    webhookDeliveries: WebhookDeliveryService;
+    requestsPerMinute?: number;
+  },
 ): Promise<void> {
   await app.register(async (scope) =>
     registerOrderApiV1(scope, { ...deps, requestsPerMinute: deps.requestsPerMinute ?? ORDER_API_REQUESTS_PER_MINUTE }),

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
-import { apiKey, auditLog, order, product, productVariant, webhookEndpoint } from '../../db/schema.ts';
+import { apiKey, auditLog, order, orderOutbox, product, productVariant, webhookEndpoint } from '../../db/schema.ts';
+import { sweepOrderOutbox } from '../../jobs/order-outbox-jobs.ts';
 
 /**
  * The seller's own order API: keys, /api/v1 with key auth only, idempotent orders, webhooks signed
@@ -326,6 +327,9 @@ describe('webhooks to the seller', () => {
     return response.body.id;
   }
   const adminViewer = () => ({ id: admin.userId, isAdmin: true });
+  /** Seller A's recorded deliveries of one change. */
+  const deliveriesOf = async (orderId: string, to: string): Promise<any[]> =>
+    (await sellerA.get('/api/webhook-endpoint/deliveries')).body.items.filter((d: any) => d.orderId === orderId && d.toStatus === to);
   const forOrder = (orderId: string, status: string) => (r: Received) => {
     const event = JSON.parse(r.body);
     return event.data.order.id === orderId && event.data.status === status;
@@ -392,6 +396,10 @@ describe('webhooks to the seller', () => {
     expect(attempts[1]!.body).toBe(first.body);
     const a2 = attempts[1]!;
     expect(a2.headers['webhook-signature']).toBe(expectedSignature(secret, a2.headers['webhook-id'] as string, a2.headers['webhook-timestamp'] as string, a2.body));
+    // The seller sees both attempts on the one delivery.
+    const row = await waitFor(async () => (await deliveriesOf(orderId, 'cancelled')).find((d) => d.state === 'delivered'), 'the delivery recorded as delivered');
+    expect(row).toMatchObject({ eventId: first.headers['webhook-id'], attempts: 2, lastStatusCode: 200, lastError: '', fromStatus: 'accepted' });
+    expect(row.deliveredAt).not.toBeNull();
   });
 
   it('does not retry a delivery the receiver refused with a plain 4xx', async () => {
@@ -407,6 +415,83 @@ describe('webhooks to the seller', () => {
     await fastForwardRetries();
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(receiver.received.filter(forOrder(orderId, 'in_production'))).toHaveLength(1);
+    const [refused] = await deliveriesOf(orderId, 'in_production');
+    expect(refused).toMatchObject({ state: 'refused', attempts: 1, lastStatusCode: 400, orderExternalId: 'HOOK-3' });
+    expect(refused!.lastError).toContain('400');
+
+    // The seller fixed their receiver and sends it again: same event, a fresh round of attempts.
+    expect((await sellerB.post(`/api/webhook-endpoint/deliveries/${refused!.id}/resend`)).status).toBe(404);
+    expect((await sellerA.post('/api/webhook-endpoint/deliveries/not-an-id/resend')).status).toBe(400);
+    const resent = await sellerA.post(`/api/webhook-endpoint/deliveries/${refused!.id}/resend`);
+    expect(resent.status).toBe(202);
+    expect(resent.body).toMatchObject({ id: refused!.id, state: 'pending', eventId: refused!.eventId });
+    const again = await waitFor(() => receiver.received.filter(forOrder(orderId, 'in_production'))[1], 'the resent delivery');
+    expect(again.headers['webhook-id']).toBe(refused!.eventId);
+    const delivered = await waitFor(async () => (await deliveriesOf(orderId, 'in_production')).find((d) => d.state === 'delivered'), 'the resend recorded');
+    expect(delivered).toMatchObject({ attempts: 2, lastStatusCode: 200 });
+
+    // Two clicks at once queue it once.
+    const clicks = await Promise.all([1, 2].map(() => sellerA.post(`/api/webhook-endpoint/deliveries/${refused!.id}/resend`)));
+    expect(clicks.map((c) => c.status).sort()).toEqual([202, 409]);
+    await waitFor(async () => (await deliveriesOf(orderId, 'in_production'))[0]?.state === 'delivered', 'the second resend');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received.filter(forOrder(orderId, 'in_production'))).toHaveLength(3);
+  });
+
+  it('marks a delivery failed when its last attempt fails; the seller can send it again', async () => {
+    const orderId = await newOrder('HOOK-LAST');
+    await waitFor(async () => (await deliveriesOf(orderId, 'accepted'))[0]?.state === 'delivered', 'the creation webhook');
+    const [delivery] = await deliveriesOf(orderId, 'accepted');
+    // Still pending on the attempt the queue will not retry (retryCount = retryLimit): a 503 is final then.
+    await t.context.db.execute(sql`UPDATE webhook_delivery SET state = 'pending' WHERE id = ${delivery!.id}`);
+    receiver.script.push(503);
+    const job = { deliveryId: delivery!.id, ownerId: sellerA.userId, eventId: delivery!.eventId };
+    await expect(t.context.webhookDeliveries.deliver(job, { lastAttempt: true })).rejects.toThrow(/503/);
+    const [failed] = await deliveriesOf(orderId, 'accepted');
+    expect(failed).toMatchObject({ state: 'failed', lastStatusCode: 503, attempts: 2 });
+    // Resent: delivered on the next attempt.
+    expect((await sellerA.post(`/api/webhook-endpoint/deliveries/${delivery!.id}/resend`)).status).toBe(202);
+    const delivered = await waitFor(async () => (await deliveriesOf(orderId, 'accepted')).find((d) => d.state === 'delivered'), 'the resend');
+    expect(delivered).toMatchObject({ attempts: 3, lastStatusCode: 200, lastError: '' });
+    // A job that runs again after that (at least once) has nothing to do: no request.
+    const before = receiver.received.length;
+    expect(await t.context.webhookDeliveries.deliver(job, { lastAttempt: false })).toBe('gone');
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('lists each seller’s own deliveries only, newest first', async () => {
+    const orderId = await newOrder('HOOK-LIST');
+    await waitFor(() => receiver.received.find(forOrder(orderId, 'accepted')), 'the creation webhook');
+    const list = await waitFor(async () => {
+      const response = await sellerA.get('/api/webhook-endpoint/deliveries');
+      return response.body.items[0]?.orderId === orderId && response.body.items[0].state === 'delivered' ? response : null;
+    }, 'the delivery in the list');
+    expect(list.body.items[0]).toMatchObject({ orderExternalId: 'HOOK-LIST', fromStatus: null, toStatus: 'accepted', attempts: 1, lastStatusCode: 200 });
+    expect(list.body.items[0].eventId).toBe(receiver.received.find(forOrder(orderId, 'accepted'))!.headers['webhook-id']);
+    const times = list.body.items.map((d: any) => d.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    const b = await sellerB.get('/api/webhook-endpoint/deliveries');
+    expect(b.status).toBe(200);
+    expect(b.body.items).toEqual([]);
+    expect((await plainSeller.get('/api/webhook-endpoint/deliveries')).status).toBe(403);
+  });
+
+  it('sends a change whose announcement a crash lost, once, when the outbox sweep runs', async () => {
+    const orderId = await newOrder('HOOK-CRASH');
+    await waitFor(() => receiver.received.find(forOrder(orderId, 'accepted')), 'the creation webhook');
+    // What a process killed right after the commit leaves: the change and its announcement, unannounced.
+    await t.context.db.transaction(async (tx) => {
+      await tx.update(order).set({ status: 'in_production' }).where(eq(order.id, orderId));
+      await tx.insert(orderOutbox).values({ orderId, fromStatus: 'accepted', toStatus: 'in_production', createdAt: sql`now() - interval '2 minutes'` });
+    });
+    await sweepOrderOutbox(t.context.orders);
+    const delivery = await waitFor(() => receiver.received.find(forOrder(orderId, 'in_production')), 'the recovered webhook');
+    expect(JSON.parse(delivery.body).data).toMatchObject({ previousStatus: 'accepted', status: 'in_production' });
+    // Announcing every change of the order again sends nothing twice.
+    await t.context.db.update(orderOutbox).set({ announcedAt: null }).where(eq(orderOutbox.orderId, orderId));
+    await sweepOrderOutbox(t.context.orders, 0);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received.filter((r) => JSON.parse(r.body).data.order.id === orderId)).toHaveLength(2);
   });
 
   it('rotates the secret: later deliveries are signed with the new one only', async () => {

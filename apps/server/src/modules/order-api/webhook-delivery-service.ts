@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { OrderStatus } from '@layerline/contracts';
+import type { OrderStatus, WebhookDelivery, WebhookDeliveryState } from '@layerline/contracts';
+import { AppError, notFound } from '../../errors.ts';
 import { webhookUrlProblem } from './url-policy.ts';
-import { webhookEventSchema, type WebhookEvent } from './order-api-schemas.ts';
+import type { WebhookEvent } from './order-api-schemas.ts';
 import { toPublicOrder, type OrderReaderPort } from './order-api-service.ts';
+import type { ListedWebhookDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 import { signWebhook } from './webhook-signature.ts';
 
@@ -13,19 +14,24 @@ export interface WebhookTransport {
   post(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number }): Promise<{ status: number }>;
 }
 
-/** A job of the 'webhook-delivery' queue: one event for one seller, retried as is. */
-export const webhookDeliveryJobSchema = z.object({
-  ownerId: z.string().min(1),
-  event: webhookEventSchema,
-});
+/**
+ * A job of the 'webhook-delivery' queue: one delivery (its row holds the event), attempted as is.
+ * The seller and event id are there for admins reading a dead letter.
+ */
+export const webhookDeliveryJobSchema = z.object({ deliveryId: z.uuid(), ownerId: z.string(), eventId: z.string() });
 export type WebhookDeliveryJob = z.infer<typeof webhookDeliveryJobSchema>;
 
 export interface StatusChange {
+  /** The change's announcement (order_outbox row): the same each time the change is announced. */
+  readonly announcementId: string;
   readonly orderId: string;
   readonly ownerId: string;
   readonly from: OrderStatus | null;
   readonly to: OrderStatus;
 }
+
+/** Puts a delivery on the job queue; `resend` queues a fresh job for a delivery that already had one. */
+export type EnqueueDelivery = (job: WebhookDeliveryJob, options: { resend: boolean }) => Promise<void>;
 
 /** The receiver failed in a way a later attempt may fix (5xx, 408, 429, network, timeout). */
 export class WebhookRetryableError extends Error {
@@ -35,9 +41,11 @@ export class WebhookRetryableError extends Error {
   }
 }
 
-export type DeliveryOutcome = 'delivered' | 'rejected' | 'no-endpoint';
+export type DeliveryOutcome = 'delivered' | 'refused' | 'failed' | 'gone';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** The deliveries a seller sees in their list. */
+export const LISTED_DELIVERIES = 50;
 
 /** 4xx means the receiver refuses this request for good, except 408 (timeout) and 429 (slow down). */
 export function isRetryableStatus(status: number): boolean {
@@ -46,65 +54,158 @@ export function isRetryableStatus(status: number): boolean {
   return true;
 }
 
+/** The event id of an announced change: stable, so announcing it twice can never send two events. */
+export function eventIdFor(announcementId: string): string {
+  return `evt_${announcementId.replaceAll('-', '')}`;
+}
+
+function toDto(row: ListedWebhookDelivery): WebhookDelivery {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    orderId: row.orderId,
+    orderExternalId: row.orderExternalId,
+    fromStatus: row.fromStatus as OrderStatus | null,
+    toStatus: row.toStatus as OrderStatus,
+    state: row.state as WebhookDeliveryState,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  };
+}
+
 /**
- * Webhooks to the seller's own system: on every status change of any of their orders, one event
- * (a fresh id, the order as it was then) is queued; the worker signs it (Standard Webhooks) with
- * the endpoint's current secret and POSTs it. Every attempt of one event carries the same
- * `webhook-id`, so receivers deduplicate on it.
+ * Webhooks to the seller's own system: each announced status change of one of their orders
+ * becomes one delivery row (the event with a stable id and the order as it was then) and one job;
+ * the worker signs it (Standard Webhooks) with the endpoint's current secret and POSTs it, and
+ * records every attempt on the row, which the seller sees and can resend. Every attempt of one
+ * event carries the same `webhook-id`, so receivers deduplicate on it.
  */
 export function createWebhookDeliveryService(deps: {
   endpoints: WebhookEndpointService;
   orders: OrderReaderPort;
+  repository: WebhookDeliveryRepository;
   transport: WebhookTransport;
   production: boolean;
   now?: () => Date;
 }) {
-  const { endpoints, orders, transport } = deps;
+  const { endpoints, orders, repository, transport } = deps;
   const now = deps.now ?? (() => new Date());
+  let enqueue: EnqueueDelivery | null = null;
+
+  async function attempt(row: ListedWebhookDelivery, lastAttempt: boolean): Promise<DeliveryOutcome> {
+    const target = await endpoints.signingTarget(row.ownerId);
+    if (!target) {
+      await repository.settleWithoutAttempt(row.id, 'failed', 'No webhook endpoint is set any more');
+      return 'failed';
+    }
+    const problem = webhookUrlProblem(target.url, { production: deps.production });
+    // The URL was checked when saved; the rules may have changed since (e.g. now in production).
+    if (problem) {
+      await repository.settleWithoutAttempt(row.id, 'refused', problem);
+      return 'refused';
+    }
+    const body = JSON.stringify(row.event);
+    const timestamp = Math.floor(now().getTime() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'Layerline-Webhooks/1.0',
+      'webhook-id': row.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(target.secret, row.eventId, timestamp, body),
+    };
+    const retryState = lastAttempt ? 'failed' : 'pending';
+    let status: number;
+    try {
+      ({ status } = await transport.post(target.url, headers, body, { timeoutMs: WEBHOOK_TIMEOUT_MS }));
+    } catch (error) {
+      const reason = (error as Error).message || 'The request failed';
+      await repository.recordAttempt(row.id, { state: retryState, statusCode: null, error: reason });
+      throw new WebhookRetryableError(`Webhook ${row.eventId} failed: ${reason}`, { cause: error });
+    }
+    if (status >= 200 && status < 300) {
+      await repository.recordAttempt(row.id, { state: 'delivered', statusCode: status, error: '' });
+      return 'delivered';
+    }
+    if (isRetryableStatus(status)) {
+      await repository.recordAttempt(row.id, { state: retryState, statusCode: status, error: `The receiver answered ${status}` });
+      throw new WebhookRetryableError(`Webhook ${row.eventId}: the receiver answered ${status}`);
+    }
+    await repository.recordAttempt(row.id, { state: 'refused', statusCode: status, error: `The receiver answered ${status}; not retried` });
+    return 'refused';
+  }
 
   return {
-    /** The job for a status change, or null when the seller has no endpoint (nothing to send). */
-    async jobFor(change: StatusChange): Promise<WebhookDeliveryJob | null> {
+    /** The job queue that resends go through; bootstrap connects it once it has started. */
+    connect(enqueueDelivery: EnqueueDelivery): void {
+      enqueue = enqueueDelivery;
+    },
+
+    /**
+     * The delivery for an announced change, stored on its first announcement: its job while it
+     * still has to be sent, or null (no endpoint, or already settled).
+     */
+    async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {
       if (!(await endpoints.hasEndpoint(change.ownerId))) return null;
       const order = await orders.get({ id: change.ownerId, isAdmin: false }, change.orderId);
+      const eventId = eventIdFor(change.announcementId);
       const event: WebhookEvent = {
-        id: `evt_${randomUUID().replaceAll('-', '')}`,
+        id: eventId,
         type: 'order.status_changed',
         createdAt: now().toISOString(),
         data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order) },
       };
-      return { ownerId: change.ownerId, event };
+      const row = await repository.insertIfNew({
+        outboxId: change.announcementId,
+        eventId,
+        ownerId: change.ownerId,
+        orderId: change.orderId,
+        fromStatus: change.from,
+        toStatus: change.to,
+        event,
+      });
+      return row.state === 'pending' ? { deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId } : null;
     },
 
     /**
-     * One attempt. Resolves when done for good (delivered, refused with a 4xx, or no endpoint any
-     * more); throws WebhookRetryableError when the queue should try again later.
+     * One attempt of a queued delivery. Resolves when done for good (delivered, refused, failed,
+     * or nothing left to send); throws WebhookRetryableError when the queue should try again.
+     * `lastAttempt`: the queue will not retry, so a retryable failure is final ('failed').
+     * A failed delivery is attempted again: its job is an admin's retry of the dead letter.
      */
-    async deliver(data: unknown): Promise<DeliveryOutcome> {
+    async deliver(data: unknown, options: { lastAttempt: boolean }): Promise<DeliveryOutcome> {
       const job = webhookDeliveryJobSchema.parse(data);
-      const target = await endpoints.signingTarget(job.ownerId);
-      if (!target) return 'no-endpoint';
-      const problem = webhookUrlProblem(target.url, { production: deps.production });
-      // The URL was checked when saved; the rules may have changed since (e.g. now in production).
-      if (problem) return 'rejected';
-      const body = JSON.stringify(job.event);
-      const timestamp = Math.floor(now().getTime() / 1000);
-      const headers = {
-        'content-type': 'application/json',
-        'user-agent': 'Layerline-Webhooks/1.0',
-        'webhook-id': job.event.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(target.secret, job.event.id, timestamp, body),
-      };
-      let status: number;
+      const row = await repository.find(job.deliveryId);
+      // Gone with its order or seller, or settled for good by an earlier run of this job (at least once).
+      if (!row || row.state === 'delivered' || row.state === 'refused') return 'gone';
+      return attempt(row, options.lastAttempt);
+    },
+
+    /** The seller's newest deliveries. */
+    async list(ownerId: string): Promise<WebhookDelivery[]> {
+      return (await repository.listForOwner(ownerId, LISTED_DELIVERIES)).map(toDto);
+    },
+
+    /** Sends a settled delivery again: the same event id and body, a fresh round of attempts. */
+    async resend(ownerId: string, deliveryId: string): Promise<WebhookDelivery> {
+      const existing = await repository.find(deliveryId);
+      // Another seller's delivery answers exactly like a missing one.
+      if (!existing || existing.ownerId !== ownerId) throw notFound('Webhook delivery');
+      if (!enqueue) throw new AppError('unavailable', 'Webhooks cannot be sent right now; try again in a minute');
+      if (!(await endpoints.hasEndpoint(ownerId))) throw new AppError('conflict', 'Set a webhook URL first');
+      const reopened = await repository.reopen(deliveryId, ownerId);
+      if (!reopened) throw new AppError('conflict', 'This delivery is already being sent');
       try {
-        ({ status } = await transport.post(target.url, headers, body, { timeoutMs: WEBHOOK_TIMEOUT_MS }));
+        await enqueue({ deliveryId, ownerId, eventId: existing.eventId }, { resend: true });
       } catch (error) {
-        throw new WebhookRetryableError(`Webhook ${job.event.id} failed: ${(error as Error).message}`, { cause: error });
+        // Not queued: put it back as it was, so it does not sit 'pending' with no job behind it.
+        await repository.settleWithoutAttempt(deliveryId, existing.state as WebhookDeliveryState, existing.lastError);
+        throw error;
       }
-      if (status >= 200 && status < 300) return 'delivered';
-      if (isRetryableStatus(status)) throw new WebhookRetryableError(`Webhook ${job.event.id}: the receiver answered ${status}`);
-      return 'rejected';
+      return toDto({ ...reopened, orderExternalId: existing.orderExternalId });
     },
   };
 }

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
+import { webhookDeliveryListSchema, webhookDeliverySchema } from '@layerline/contracts';
 import { requireBetaTester } from '../../http/viewer.ts';
 import { webhookEndpointInputSchema, webhookEndpointSchema } from './order-api-schemas.ts';
+import type { WebhookDeliveryService } from './webhook-delivery-service.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 
-/** The seller's webhook endpoint for order status changes (beta; admins pass). */
-export function registerWebhookEndpointRoutes(app: FastifyInstance, deps: { webhookEndpoints: WebhookEndpointService }): void {
+const idParams = z.object({ id: z.uuid('Not a valid id') }).strict();
+
+/** The seller's webhook endpoint for order status changes, and what became of each delivery (beta; admins pass). */
+export function registerWebhookEndpointRoutes(
+  app: FastifyInstance,
+  deps: { webhookEndpoints: WebhookEndpointService; webhookDeliveries: WebhookDeliveryService },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { webhookEndpoints } = deps;
+  const { webhookEndpoints, webhookDeliveries } = deps;
 
   api.put(
     '/api/webhook-endpoint',
@@ -48,5 +55,30 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, deps: { webh
       await webhookEndpoints.remove(requireBetaTester(request).id);
       return reply.status(204).send(null);
     },
+  );
+
+  api.get(
+    '/api/webhook-endpoint/deliveries',
+    {
+      schema: {
+        tags: ['order-api-settings'],
+        summary: 'Your latest 50 webhook deliveries, newest first: the event, its attempts and the receiver’s last answer',
+        response: { 200: webhookDeliveryListSchema },
+      },
+    },
+    async (request) => ({ items: await webhookDeliveries.list(requireBetaTester(request).id) }),
+  );
+
+  api.post(
+    '/api/webhook-endpoint/deliveries/:id/resend',
+    {
+      schema: {
+        tags: ['order-api-settings'],
+        summary: 'Send a settled delivery again (same event id and body, a fresh round of attempts); 409 while it is still being sent',
+        params: idParams,
+        response: { 202: webhookDeliverySchema },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await webhookDeliveries.resend(requireBetaTester(request).id, request.params.id)),
   );
 }

@@ -104,8 +104,10 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
         })),
         events,
       );
-      if (result.created) {
-        await orders.emit({
+      if (result.announcementId) {
+        // Only a newly created order has one.
+        await orders.announce({
+          announcementId: result.announcementId,
           orderId: result.orderId,
           ownerId: input.ownerId,
           channel: input.channel,

@@ -6,6 +6,7 @@ import {
   order,
   orderEvent,
   orderItem,
+  orderOutbox,
   product,
   productVariant,
   shopConnection,
@@ -53,6 +54,16 @@ export interface NewOrderEvent {
   toStatus: OrderStatus;
   actor: EventActor;
   reason: string;
+}
+
+/** An outbox row with what subscribers need to hear of it. */
+export interface AnnouncementRow {
+  id: string;
+  orderId: string;
+  ownerId: string;
+  channel: string;
+  fromStatus: string | null;
+  toStatus: string;
 }
 
 export interface OrderListFilter {
@@ -125,7 +136,7 @@ export function createOrderRepository(db: Database) {
       newOrder: NewOrder,
       items: readonly NewOrderItem[],
       events: readonly NewOrderEvent[],
-    ): Promise<{ orderId: string; status: OrderStatus; created: boolean }> {
+    ): Promise<{ orderId: string; status: OrderStatus; created: boolean; announcementId: string | null }> {
       return db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(order)
@@ -150,14 +161,19 @@ export function createOrderRepository(db: Database) {
               })),
             );
           }
-          return { orderId: inserted.id, status: newOrder.status, created: true };
+          // Announced as one change, from nothing to the status it settled on.
+          const [announcement] = await tx
+            .insert(orderOutbox)
+            .values({ orderId: inserted.id, fromStatus: null, toStatus: newOrder.status })
+            .returning({ id: orderOutbox.id });
+          return { orderId: inserted.id, status: newOrder.status, created: true, announcementId: announcement!.id };
         }
         const [existing] = await tx
           .select({ id: order.id, status: order.status })
           .from(order)
           .where(and(eq(order.channel, newOrder.channel), eq(order.externalId, newOrder.externalId)));
         if (!existing) throw new Error('order conflict without an existing row');
-        return { orderId: existing.id, status: existing.status as OrderStatus, created: false };
+        return { orderId: existing.id, status: existing.status as OrderStatus, created: false, announcementId: null };
       });
     },
 
@@ -252,20 +268,21 @@ export function createOrderRepository(db: Database) {
      * Compare-and-set status change with its event, in one transaction: it only happens when the
      * order is still `from`, so two concurrent changes cannot both apply.
      */
+    /** Compare-and-set from `from` to `to`, with its event and announcement; the announcement id, or null when the order moved on. */
     async transition(
       orderId: string,
       from: OrderStatus,
       to: OrderStatus,
       event: { actor: EventActor; reason: string },
       holdReason: string | null,
-    ): Promise<boolean> {
+    ): Promise<string | null> {
       return db.transaction(async (tx) => {
         const updated = await tx
           .update(order)
           .set({ status: to, holdReason, updatedAt: new Date() })
           .where(and(eq(order.id, orderId), eq(order.status, from)))
           .returning({ id: order.id });
-        if (updated.length === 0) return false;
+        if (updated.length === 0) return null;
         await tx.insert(orderEvent).values({
           orderId,
           fromStatus: from,
@@ -274,8 +291,40 @@ export function createOrderRepository(db: Database) {
           actorId: event.actor.id,
           reason: event.reason,
         });
-        return true;
+        const [announcement] = await tx
+          .insert(orderOutbox)
+          .values({ orderId, fromStatus: from, toStatus: to })
+          .returning({ id: orderOutbox.id });
+        return announcement!.id;
       });
+    },
+
+    /** Announcements still unannounced `olderThanMs` after their change, oldest first, with their order's owner and channel. */
+    async unannounced(olderThanMs: number, limit: number): Promise<AnnouncementRow[]> {
+      return db
+        .select({
+          id: orderOutbox.id,
+          orderId: orderOutbox.orderId,
+          ownerId: order.ownerId,
+          channel: order.channel,
+          fromStatus: orderOutbox.fromStatus,
+          toStatus: orderOutbox.toStatus,
+        })
+        .from(orderOutbox)
+        .innerJoin(order, eq(order.id, orderOutbox.orderId))
+        .where(and(isNull(orderOutbox.announcedAt), lt(orderOutbox.createdAt, new Date(Date.now() - olderThanMs))))
+        .orderBy(asc(orderOutbox.createdAt))
+        .limit(limit);
+    },
+
+    async markAnnounced(announcementId: string): Promise<void> {
+      await db.update(orderOutbox).set({ announcedAt: new Date() }).where(eq(orderOutbox.id, announcementId));
+    },
+
+    /** Forgets announcements made before `before` (their subscribers have long acted on them); returns how many. */
+    async pruneAnnounced(before: Date): Promise<number> {
+      const removed = await db.delete(orderOutbox).where(lt(orderOutbox.announcedAt, before)).returning({ id: orderOutbox.id });
+      return removed.length;
     },
 
     /** On-hold orders of a seller that still have items without a variant, with those items. */

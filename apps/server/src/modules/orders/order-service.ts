@@ -23,8 +23,13 @@ export type VariantLookup = (
   skus: string[],
 ) => Promise<Map<string, { variantId: string; productName: string; variantName: string }>>;
 
-/** After a status change has been committed: who subscribes (the order API's webhooks) hears of it. */
+/**
+ * After a status change has been committed: who subscribes (the order API's webhooks) hears of it,
+ * at least once (see announce). Subscribers deduplicate on `announcementId`.
+ */
 export interface OrderStatusChangeEvent {
+  /** The change's outbox row: the same on every announcement of this change. */
+  readonly announcementId: string;
   readonly orderId: string;
   readonly ownerId: string;
   readonly channel: string;
@@ -144,20 +149,51 @@ export function createOrderService(deps: {
   const listeners: OrderStatusListener[] = [];
   const matchSkus = createSkuMatcher(deps.lookupVariants, repository);
 
-  async function emit(event: OrderStatusChangeEvent): Promise<void> {
+  /**
+   * Tells every subscriber of a committed change, then marks it announced. A subscriber that fails
+   * leaves it unannounced (logged; the change itself stands), so the sweep announces it again.
+   */
+  async function announce(event: OrderStatusChangeEvent): Promise<void> {
+    let failed = false;
     for (const listener of listeners) {
       try {
         await listener(event);
       } catch (error) {
-        // A subscriber's failure never undoes or fails the change itself (it is committed).
-        deps.log?.error({ err: error, orderId: event.orderId }, 'order status listener failed');
+        failed = true;
+        deps.log?.error({ err: error, orderId: event.orderId, announcementId: event.announcementId }, 'order status listener failed; the sweep retries');
       }
+    }
+    if (failed) return;
+    try {
+      await repository.markAnnounced(event.announcementId);
+    } catch (error) {
+      // Announced but not marked: the sweep announces it again, and subscribers deduplicate.
+      deps.log?.error({ err: error, announcementId: event.announcementId }, 'could not mark an order change announced');
     }
   }
 
   /**
+   * Announces the changes a crash (between commit and announcement) or a failing subscriber left
+   * unannounced for `olderThanMs`, oldest first, up to `limit`; returns how many were tried.
+   */
+  async function announcePending(olderThanMs: number, limit: number): Promise<number> {
+    const pending = await repository.unannounced(olderThanMs, limit);
+    for (const row of pending) {
+      await announce({
+        announcementId: row.id,
+        orderId: row.orderId,
+        ownerId: row.ownerId,
+        channel: row.channel,
+        from: row.fromStatus as OrderStatus | null,
+        to: row.toStatus as OrderStatus,
+      });
+    }
+    return pending.length;
+  }
+
+  /**
    * The one way a status changes after creation: checked against the lifecycle, compare-and-set on
-   * the current status, recorded as an event in the same transaction, then announced.
+   * the current status, recorded as an event and an announcement in the same transaction, then announced.
    * Returns false when the order moved on meanwhile (the caller decides whether that is an error).
    */
   async function tryTransition(
@@ -169,10 +205,10 @@ export function createOrderService(deps: {
     const from = current.status as OrderStatus;
     if (!canTransition(from, to)) throw new TransitionError(from, to);
     const holdReason = to === 'on_hold' ? reason || current.holdReason || 'Put on hold' : null;
-    const changed = await repository.transition(current.id, from, to, { actor, reason }, holdReason);
-    if (changed)
-      await emit({ orderId: current.id, ownerId: current.ownerId, channel: current.channel, from, to });
-    return changed;
+    const announcementId = await repository.transition(current.id, from, to, { actor, reason }, holdReason);
+    if (announcementId)
+      await announce({ announcementId, orderId: current.id, ownerId: current.ownerId, channel: current.channel, from, to });
+    return announcementId !== null;
   }
 
   async function transitionOrFail(
@@ -233,12 +269,15 @@ export function createOrderService(deps: {
   }
 
   return {
-    /** Subscribes to every committed status change (creation included, with `from: null`). */
+    /** Subscribes to every committed status change (creation included, with `from: null`), at least once. */
     onStatusChange(listener: OrderStatusListener): void {
       listeners.push(listener);
     },
     /** For order ingestion: announces a committed change. */
-    emit,
+    announce,
+    announcePending,
+    /** Drops announcements older than `before` that were made (the sweep's housekeeping). */
+    pruneAnnounced: (before: Date) => repository.pruneAnnounced(before),
     tryTransition,
     matchSkus,
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq, inArray, like } from 'drizzle-orm';
-import { order, orderEvent, orderItem } from '../../db/schema.ts';
+import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
+import { order, orderEvent, orderItem, orderOutbox } from '../../db/schema.ts';
+import { sweepOrderOutbox } from '../../jobs/order-outbox-jobs.ts';
+import type { OrderStatusChangeEvent } from './order-service.ts';
 import { addVariants, marketplaceOrder } from '../../../test/orders-fixtures.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 
@@ -242,6 +244,86 @@ describe('order routes', () => {
     const response = await seller.get('/api/makerforge/orders?refresh=true&search=ROUTE');
     expect(response.status).toBe(200);
     expect(response.body.total).toBe(2);
+  });
+});
+
+describe('announcing status changes (transactional outbox)', () => {
+  const asAdmin = () => ({ id: admin.userId, isAdmin: true });
+  const heard: OrderStatusChangeEvent[] = [];
+  let failing = false;
+  beforeAll(() => {
+    t.context.orders.onStatusChange(async (event) => {
+      if (!event.channel.startsWith('outbox:')) return;
+      heard.push(event);
+      if (failing) throw new Error('subscriber down');
+    });
+  });
+  const ingestOutbox = (externalId: string) =>
+    t.context.orderIngestion.ingest({
+      ownerId: seller.userId,
+      channel: `outbox:${seller.userId}`,
+      shopId: null,
+      platform: 'api',
+      order: marketplaceOrder(externalId, ['LL-VASE-TWIST']),
+      actor: { kind: 'marketplace', id: null },
+    });
+  const outboxOf = (orderId: string) => t.context.db.select().from(orderOutbox).where(eq(orderOutbox.orderId, orderId));
+
+  it('writes each change with its announcement and marks it announced once every subscriber heard it', async () => {
+    const { orderId } = await ingestOutbox('OUTBOX-1');
+    await t.context.orders.changeStatus(asAdmin(), orderId, 'in_production', '');
+    const rows = await outboxOf(orderId);
+    expect(rows.map((r) => [r.fromStatus, r.toStatus])).toEqual(
+      expect.arrayContaining([
+        [null, 'accepted'],
+        ['accepted', 'in_production'],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.announcedAt !== null)).toBe(true);
+    const mine = heard.filter((e) => e.orderId === orderId);
+    expect(mine.map((e) => e.announcementId).sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('leaves a change a subscriber failed on unannounced, and the sweep announces it again with the same id', async () => {
+    const { orderId } = await ingestOutbox('OUTBOX-2');
+    failing = true;
+    try {
+      // The change itself stands although a subscriber failed.
+      expect((await t.context.orders.changeStatus(asAdmin(), orderId, 'cancelled', 'Test')).status).toBe('cancelled');
+    } finally {
+      failing = false;
+    }
+    const pending = (await outboxOf(orderId)).filter((r) => r.announcedAt === null);
+    expect(pending.map((r) => r.toStatus)).toEqual(['cancelled']);
+    const before = heard.filter((e) => e.orderId === orderId && e.to === 'cancelled').length;
+    // Not yet overdue: a sweep leaves it to the path that is (maybe) still announcing it.
+    await sweepOrderOutbox(t.context.orders);
+    expect(heard.filter((e) => e.orderId === orderId && e.to === 'cancelled')).toHaveLength(before);
+    await sweepOrderOutbox(t.context.orders, 0);
+    const again = heard.filter((e) => e.orderId === orderId && e.to === 'cancelled');
+    expect(again).toHaveLength(before + 1);
+    expect(again.at(-1)!.announcementId).toBe(pending[0]!.id);
+    expect((await outboxOf(orderId)).every((r) => r.announcedAt !== null)).toBe(true);
+  });
+
+  it('announces a change committed by a process that died before announcing it', async () => {
+    const { orderId } = await ingestOutbox('OUTBOX-3');
+    // What a crash right after the commit leaves behind: the change and its announcement, unannounced.
+    await t.context.db.transaction(async (tx) => {
+      await tx.update(order).set({ status: 'in_production' }).where(eq(order.id, orderId));
+      await tx.insert(orderOutbox).values({ orderId, fromStatus: 'accepted', toStatus: 'in_production', createdAt: sql`now() - interval '2 minutes'` });
+    });
+    expect(heard.some((e) => e.orderId === orderId && e.to === 'in_production')).toBe(false);
+    await sweepOrderOutbox(t.context.orders);
+    expect(heard.filter((e) => e.orderId === orderId && e.to === 'in_production')).toMatchObject([
+      { orderId, ownerId: seller.userId, channel: `outbox:${seller.userId}`, from: 'accepted', to: 'in_production' },
+    ]);
+    const [left] = await t.context.db
+      .select({ n: count() })
+      .from(orderOutbox)
+      .where(and(eq(orderOutbox.orderId, orderId), isNull(orderOutbox.announcedAt)));
+    expect(left!.n).toBe(0);
   });
 });
 

@@ -15,6 +15,7 @@ import {
 import { useToast } from '../../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
+import { WebhookDeliveriesList } from './WebhookDeliveriesList.tsx';
 
 /** Where Layerline tells the seller's system about order status changes, and its signing secret. */
 export function WebhookEndpointCard() {
@@ -115,7 +116,7 @@ function WebhookEndpointForm({
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           Every time one of your orders changes status we POST an <code>order.status_changed</code> event to
           this URL, signed with your secret (Standard Webhooks). Failed deliveries are retried for a few
-          hours.
+          hours; below you see what your receiver answered, and can send an event again.
         </Typography>
 
         {secret ? (
@@ -163,6 +164,14 @@ function WebhookEndpointForm({
             <Button color="error" onClick={() => setConfirm('remove')}>
               Remove endpoint
             </Button>
+          </Box>
+        ) : null}
+        {current ? (
+          <Box component="section" aria-label="Recent deliveries" sx={{ mt: 3 }}>
+            <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+              Recent deliveries
+            </Typography>
+            <WebhookDeliveriesList />
           </Box>
         ) : null}
       </CardContent>
