@@ -193,11 +193,25 @@ describe('designs and instant quotes', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('offline')));
     await config.getByTestId('cost-grams').fill('42');
     await config.getByTestId('cost-time').fill('2:30');
-    const saved = page.waitForResponse(
-      (r) => r.url().endsWith('/api/admin/cost-data') && r.request().method() === 'POST',
-    );
-    await config.getByTestId('save-cost-data').click();
-    const response = await saved;
+    // What the page did, should the save not reach the server (this step failed under CI load).
+    const trail: string[] = [];
+    page.on('console', (message) => trail.push(`console.${message.type()}: ${message.text()}`));
+    page.on('pageerror', (error) => trail.push(`page error: ${error.message}`));
+    page.on('request', (request) => trail.push(`request: ${request.method()} ${request.url()}`));
+    page.on('requestfailed', (request) => trail.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+    const isSave = (r: { url(): string; method(): string }) =>
+      r.url().endsWith('/api/admin/cost-data') && r.method() === 'POST';
+    const sent = page.waitForRequest(isSave, { timeout: 15_000 });
+    const saved = page.waitForResponse((r) => isSave(r.request()), { timeout: 30_000 });
+    saved.catch(() => undefined); // awaited below unless the request never left
+    await config.getByTestId('save-cost-data').click({ timeout: 10_000 });
+    const request = await sent.catch(async (error: Error) => {
+      const form = await config.textContent();
+      throw new Error(`${error.message}\nthe form: ${form}\n${trail.join('\n')}`);
+    });
+    const response = await saved.catch((error: Error) => {
+      throw new Error(`${error.message}\nsent at ${request.timing().startTime}\n${trail.join('\n')}`);
+    });
     expect(response.status()).toBe(200);
     await expect
       .poll(() => config.getByTestId('admin-quote-basis').getAttribute('data-basis'), { timeout: 15_000 })
