@@ -13,7 +13,7 @@ import {
   type ContactMessageRecord,
   type FilamentType,
 } from '@layerline/contracts';
-import { newBrowser, newPage, startApp, type RunningApp } from './harness.ts';
+import { makeUser, newBrowser, newPage, startApp, type RunningApp } from './harness.ts';
 
 /**
  * The public website in a real browser: every public page with its heading and title, the
@@ -398,6 +398,44 @@ describe('contact form', () => {
     );
     expect(await page.getByTestId('contact-name').inputValue()).toBe('Sam Seller');
     expect(await page.getByTestId('contact-email').inputValue()).toBe(seller.email);
+    await page.context().close();
+  });
+});
+
+describe('the landing testimonial', () => {
+  it('is sample copy until an admin sets a real one on the admin overview, which the home page then shows', async () => {
+    const admin = await makeUser(app, { role: 'admin', name: 'Tess Admin' });
+    const page = await newPage(browser, app, admin, { viewport: { width: 1280, height: 900 } });
+    await page.goto('/admin');
+    const panel = page.getByTestId('admin-testimonial');
+    await panel.getByTestId('testimonial-sample-warning').waitFor({ timeout: 15_000 });
+
+    // A plain http address is refused in the form, before anything is sent.
+    await panel.getByLabel('Quote').fill('Layerline prints and ships every order while I design the next collection.');
+    await panel.getByLabel('Who said it').fill('Mira Okafor');
+    await panel.getByLabel('Who they are (optional)').fill('Owner, Okafor Objects');
+    await panel.getByLabel('Link text').fill('Okafor Objects on Etsy');
+    await panel.getByLabel('Shop address').fill('http://www.etsy.com/shop/OkaforObjects');
+    await panel.getByRole('button', { name: 'Show on the home page' }).click();
+    await panel.getByText('Enter the shop’s https:// address').waitFor();
+
+    await panel.getByLabel('Shop address').fill('https://www.etsy.com/shop/OkaforObjects');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/site/testimonial') && r.request().method() === 'PUT');
+    await panel.getByRole('button', { name: 'Show on the home page' }).click();
+    expect((await saved).status()).toBe(200);
+    await panel.getByText('Shown on the home page since').waitFor();
+
+    const visitor = await visitorPage();
+    await visitor.goto('/');
+    const section = visitor.getByTestId('testimonial');
+    await section.getByText('Mira Okafor').waitFor({ timeout: 15_000 });
+    expect(await section.textContent()).toContain('Layerline prints and ships every order while I design the next collection.');
+    expect(await visitor.getByTestId('testimonial-shop-link').getAttribute('href')).toBe('https://www.etsy.com/shop/OkaforObjects');
+    await visitor.context().close();
+
+    // Removed: the sample is back (and flagged again for admins).
+    await panel.getByRole('button', { name: 'Remove it' }).click();
+    await panel.getByTestId('testimonial-sample-warning').waitFor();
     await page.context().close();
   });
 });

@@ -10,6 +10,8 @@ import { createPageViewRepository } from './modules/analytics/page-view-reposito
 import { createAuditRepository } from './modules/audit/audit-repository.ts';
 import { createDashboardService } from './modules/dashboard/dashboard-service.ts';
 import { createContactRepository } from './modules/site/contact-repository.ts';
+import { createSiteSettingRepository } from './modules/site/site-setting-repository.ts';
+import { createTestimonialService } from './modules/site/testimonial-service.ts';
 import { createDesignRepository } from './modules/designs/design-repository.ts';
 import { createDesignService, type SlicingScheduler } from './modules/designs/design-service.ts';
 import type { FileStorage } from './modules/designs/file-storage.ts';
@@ -143,6 +145,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     audit,
     accounts,
     contacts: createContactRepository(db),
+    testimonial: createTestimonialService({ settings: createSiteSettingRepository(db), audit }),
     pageViews: createPageViewRepository(db),
     dashboard: createDashboardService({
       designs: designRepository.countForOwner,

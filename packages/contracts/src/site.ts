@@ -42,5 +42,44 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
+/** §2: a creator's words on the landing page, with a link to where their work is sold. */
+export const testimonialSchema = z
+  .object({
+    quote: z.string().trim().min(10, 'Write at least 10 characters').max(600, 'At most 600 characters'),
+    author: z.string().trim().min(1, 'Who said it?').max(120),
+    /** Who they are, under their name, e.g. 'Owner, Okafor Objects'. */
+    byline: z.string().trim().max(160).default(''),
+    shopName: z.string().trim().min(1, 'Name the link, e.g. the shop’s name').max(120),
+    shopUrl: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine((value) => /^https:\/\/[^\s/]+\.[^\s]+$/i.test(value) && URL.canParse(value), 'Enter the shop’s https:// address'),
+  })
+  .strict();
+export type Testimonial = z.infer<typeof testimonialSchema>;
+
+/** What the landing page shows: the operator's testimonial, or the sample until they set one. */
+export const landingTestimonialSchema = z.object({
+  testimonial: testimonialSchema,
+  /** true while no admin has set a real one: the sample below is shown. */
+  sample: z.boolean(),
+  updatedAt: z.string().nullable(),
+});
+export type LandingTestimonial = z.infer<typeof landingTestimonialSchema>;
+
+/**
+ * Shown until the print farm running Layerline sets its own (admin overview). It is sample copy,
+ * not a real creator's words: self-hosters replace it with one of their sellers'.
+ */
+export const SAMPLE_TESTIMONIAL: Testimonial = {
+  quote:
+    'I design, I list, and the orders just go out. I haven’t touched a spool in months, and my customers get their prints faster than when I did it all myself.',
+  author: 'A Layerline creator',
+  byline: 'Independent designer selling 3D-printed home goods',
+  shopName: 'Browse 3D-printed creator shops on Etsy',
+  shopUrl: 'https://www.etsy.com/market/3d_printed',
+};
+
 export const errorBodySchema = z.object({ error: z.string() });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

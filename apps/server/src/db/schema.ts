@@ -135,6 +135,14 @@ export const contactMessage = pgTable('contact_message', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Content the operator edits for the public site (e.g. 'landing.testimonial'), one JSON value per key. */
+export const siteSetting = pgTable('site_setting', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').$type<unknown>().notNull(),
+  updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const pageView = pgTable(
   'page_view',
   {

@@ -117,6 +117,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   registerAccountRoutes(app, { accounts: context.accounts, audit: context.audit });
   registerSiteRoutes(app, {
     contacts: context.contacts,
+    testimonial: context.testimonial,
     publicConfig: context.publicConfig,
     contactLimitPer10Minutes: limits.contactPer10Minutes,
   });

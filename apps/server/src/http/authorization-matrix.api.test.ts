@@ -242,6 +242,12 @@ const MATRIX: readonly Entry[] = [
   { method: 'GET', url: '/api/admin/audit', access: 'admin', sample: () => ({ url: '/api/admin/audit' }) },
   { method: 'GET', url: '/api/admin/analytics/page-views', access: 'admin', sample: () => ({ url: '/api/admin/analytics/page-views' }) },
   { method: 'GET', url: '/api/admin/contact-messages', access: 'admin', sample: () => ({ url: '/api/admin/contact-messages' }) },
+  { method: 'GET', url: '/api/site/testimonial', access: 'public', sample: () => ({ url: '/api/site/testimonial' }) },
+  {
+    method: 'PUT', url: '/api/admin/site/testimonial', access: 'admin',
+    sample: () => ({ url: '/api/admin/site/testimonial', body: { quote: 'Every order ships while I sleep.', author: 'Matrix', shopName: 'Matrix shop', shopUrl: 'https://example.com/shop' } }),
+  },
+  { method: 'DELETE', url: '/api/admin/site/testimonial', access: 'admin', sample: () => ({ url: '/api/admin/site/testimonial' }) },
   { method: 'GET', url: '/api/admin/designs', access: 'admin', sample: () => ({ url: '/api/admin/designs' }) },
   { method: 'GET', url: '/api/admin/orders', access: 'admin', sample: () => ({ url: '/api/admin/orders' }) },
   { method: 'GET', url: '/api/admin/price-table', access: 'admin', sample: () => ({ url: '/api/admin/price-table' }) },

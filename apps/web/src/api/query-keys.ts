@@ -11,4 +11,5 @@ export const queryKeys = {
   adminAuditAll: ['admin', 'audit'] as const,
   adminContactMessages: ['admin', 'contact-messages'] as const,
   adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
+  landingTestimonial: ['site', 'testimonial'] as const,
 };

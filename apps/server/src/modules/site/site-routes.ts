@@ -1,13 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
-import { contactMessageRecordSchema, contactMessageSchema, publicConfigSchema, type PublicConfig } from '@layerline/contracts';
+import {
+  contactMessageRecordSchema,
+  contactMessageSchema,
+  landingTestimonialSchema,
+  publicConfigSchema,
+  testimonialSchema,
+  type PublicConfig,
+} from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
 import type { ContactRepository } from './contact-repository.ts';
+import type { TestimonialService } from './testimonial-service.ts';
 
 export function registerSiteRoutes(
   app: FastifyInstance,
-  deps: { contacts: ContactRepository; publicConfig: PublicConfig; contactLimitPer10Minutes: number },
+  deps: { contacts: ContactRepository; testimonial: TestimonialService; publicConfig: PublicConfig; contactLimitPer10Minutes: number },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -53,6 +61,44 @@ export function registerSiteRoutes(
     async (request) => {
       requireAdmin(request);
       return { messages: await deps.contacts.list(request.query.limit) };
+    },
+  );
+
+  api.get(
+    '/api/site/testimonial',
+    {
+      schema: {
+        tags: ['site'],
+        summary: 'The landing page’s creator testimonial (the sample, marked `sample`, until an admin sets one)',
+        response: { 200: landingTestimonialSchema },
+      },
+    },
+    async () => deps.testimonial.get(),
+  );
+
+  api.put(
+    '/api/admin/site/testimonial',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Set the landing page’s creator testimonial (audited)',
+        body: testimonialSchema,
+        response: { 200: landingTestimonialSchema },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return deps.testimonial.set({ id: admin.id, requestId: request.id }, request.body);
+    },
+  );
+
+  api.delete(
+    '/api/admin/site/testimonial',
+    { schema: { tags: ['admin'], summary: 'Show the sample testimonial again (audited)', response: { 204: z.null() } } },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      await deps.testimonial.reset({ id: admin.id, requestId: request.id });
+      return reply.status(204).send(null);
     },
   );
 }

@@ -1,5 +1,8 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_TESTIMONIAL } from '@layerline/contracts';
 import { startTestApp, type TestApp } from '../../../test/test-app.ts';
+import { auditLog } from '../../db/schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,6 +58,61 @@ describe('contact form', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('the landing testimonial', () => {
+  const real = {
+    quote: 'Layerline prints and ships every order while I design the next collection.',
+    author: 'Mira Okafor',
+    byline: 'Owner, Okafor Objects',
+    shopName: 'Okafor Objects on Etsy',
+    shopUrl: 'https://www.etsy.com/shop/OkaforObjects',
+  };
+
+  it('shows the sample, marked as such, until an admin sets a real one; a reset brings the sample back', async () => {
+    const visitor = t.client();
+    const before = await visitor.get('/api/site/testimonial');
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ testimonial: SAMPLE_TESTIMONIAL, sample: true, updatedAt: null });
+
+    const admin = await t.signUp({ role: 'admin' });
+    const set = await admin.request<any>('PUT', '/api/admin/site/testimonial', real, {});
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ testimonial: { ...real }, sample: false });
+    const shown = await visitor.get('/api/site/testimonial');
+    expect(shown.body).toEqual({ testimonial: real, sample: false, updatedAt: set.body.updatedAt });
+
+    expect((await admin.delete('/api/admin/site/testimonial')).status).toBe(204);
+    expect((await visitor.get('/api/site/testimonial')).body.sample).toBe(true);
+    const audited = await t.context.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, admin.userId)));
+    expect(audited.map((a) => a.action)).toEqual(expect.arrayContaining(['site.testimonial-set', 'site.testimonial-reset']));
+  });
+
+  it('is set by admins only, and refuses bad input with a readable error', async () => {
+    const seller = await t.signUp();
+    expect((await seller.request('PUT', '/api/admin/site/testimonial', real, {})).status).toBe(403);
+    expect((await seller.delete('/api/admin/site/testimonial')).status).toBe(403);
+    expect((await t.client().request('PUT', '/api/admin/site/testimonial', real, {})).status).toBe(401);
+    const admin = await t.signUp({ role: 'admin' });
+    expect((await admin.request('PUT', '/api/admin/site/testimonial', real, {})).status).toBe(200);
+    for (const bad of [
+      { ...real, quote: 'short' },
+      { ...real, author: '' },
+      { ...real, shopUrl: 'http://www.etsy.com/shop/x' },
+      { ...real, shopUrl: 'javascript:alert(1)' },
+      { ...real, isSample: false },
+    ]) {
+      const response = await admin.request<any>('PUT', '/api/admin/site/testimonial', bad, {});
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual(expect.any(String));
+    }
+    // Nothing of the refused input was stored.
+    expect((await t.client().get('/api/site/testimonial')).body).toMatchObject({ testimonial: real, sample: false });
+    expect((await admin.delete('/api/admin/site/testimonial')).status).toBe(204);
   });
 });
 

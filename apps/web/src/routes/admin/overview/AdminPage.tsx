@@ -3,10 +3,11 @@ import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
+import { LandingTestimonialPanel } from './LandingTestimonialPanel.tsx';
 import { PageViewsPanel } from './PageViewsPanel.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-/** The admin overview: traffic, accounts and their flags, what changed, and what people wrote. */
+/** The admin overview: traffic, accounts and their flags, what changed, what people wrote, the jobs, and the landing testimonial. */
 export default function AdminPage() {
   return (
     <Box>
@@ -19,6 +20,7 @@ export default function AdminPage() {
           <ContactMessagesPanel />
         </Box>
         <BackgroundJobsPanel />
+        <LandingTestimonialPanel />
       </Box>
     </Box>
   );

@@ -4,11 +4,16 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import FormatQuoteIcon from '@mui/icons-material/FormatQuote';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import Skeleton from '@mui/material/Skeleton';
+import { useLandingTestimonial } from '../../../api/site.ts';
 import { Reveal } from '../components/Reveal.tsx';
-import { CREATOR_TESTIMONIAL } from './landing-content.ts';
 
-/** §2: a creator's testimonial, linking out to a shop. */
+/** §2: a creator's testimonial, linking out to a shop; the operator sets it on the admin overview. */
 export function TestimonialSection() {
+  const landing = useLandingTestimonial();
+  // Nothing to show if the server cannot say (the rest of the page stands on its own).
+  if (landing.isError) return null;
+  const testimonial = landing.data?.testimonial;
   return (
     <Box
       component="section"
@@ -20,47 +25,59 @@ export function TestimonialSection() {
         <Reveal>
           <Box component="figure" sx={{ m: 0, textAlign: 'center' }}>
             <FormatQuoteIcon aria-hidden sx={{ fontSize: 56, color: 'primary.main' }} />
-            <Box component="blockquote" sx={{ m: 0 }}>
-              <Typography sx={{ fontSize: { xs: '1.3rem', md: '1.7rem' }, fontWeight: 600, lineHeight: 1.4 }}>
-                {CREATOR_TESTIMONIAL.quote}
-              </Typography>
-            </Box>
-            <Box component="figcaption" sx={{ mt: 3 }}>
-              <Typography sx={{ fontWeight: 700 }}>{CREATOR_TESTIMONIAL.author}</Typography>
-              <Typography variant="body2" color="text.secondary">
-                {CREATOR_TESTIMONIAL.role}
-              </Typography>
-              <Link
-                href={CREATOR_TESTIMONIAL.shopUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                data-testid="testimonial-shop-link"
-                sx={{
-                  position: 'relative',
-                  display: 'inline-flex',
-                  alignItems: 'center',
-                  gap: 0.5,
-                  mt: 1.5,
-                  fontWeight: 600,
-                }}
-              >
-                {CREATOR_TESTIMONIAL.shopName}
-                <OpenInNewIcon sx={{ fontSize: 16 }} aria-hidden />
-                <Box
-                  component="span"
-                  sx={{
-                    position: 'absolute',
-                    width: '1px',
-                    height: '1px',
-                    overflow: 'hidden',
-                    clip: 'rect(0 0 0 0)',
-                    whiteSpace: 'nowrap',
-                  }}
-                >
-                  (opens in a new tab)
+            {testimonial ? (
+              <>
+                <Box component="blockquote" sx={{ m: 0 }}>
+                  <Typography sx={{ fontSize: { xs: '1.3rem', md: '1.7rem' }, fontWeight: 600, lineHeight: 1.4 }}>
+                    {testimonial.quote}
+                  </Typography>
                 </Box>
-              </Link>
-            </Box>
+                <Box component="figcaption" sx={{ mt: 3 }}>
+                  <Typography sx={{ fontWeight: 700 }}>{testimonial.author}</Typography>
+                  {testimonial.byline ? (
+                    <Typography variant="body2" color="text.secondary">
+                      {testimonial.byline}
+                    </Typography>
+                  ) : null}
+                  <Link
+                    href={testimonial.shopUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    data-testid="testimonial-shop-link"
+                    sx={{
+                      position: 'relative',
+                      display: 'inline-flex',
+                      alignItems: 'center',
+                      gap: 0.5,
+                      mt: 1.5,
+                      fontWeight: 600,
+                    }}
+                  >
+                    {testimonial.shopName}
+                    <OpenInNewIcon sx={{ fontSize: 16 }} aria-hidden />
+                    <Box
+                      component="span"
+                      sx={{
+                        position: 'absolute',
+                        width: '1px',
+                        height: '1px',
+                        overflow: 'hidden',
+                        clip: 'rect(0 0 0 0)',
+                        whiteSpace: 'nowrap',
+                      }}
+                    >
+                      (opens in a new tab)
+                    </Box>
+                  </Link>
+                </Box>
+              </>
+            ) : (
+              <Box aria-hidden>
+                <Skeleton variant="text" sx={{ fontSize: '1.7rem' }} />
+                <Skeleton variant="text" sx={{ fontSize: '1.7rem', mx: 'auto', width: '70%' }} />
+                <Skeleton variant="text" sx={{ mt: 3, mx: 'auto', width: '30%' }} />
+              </Box>
+            )}
           </Box>
         </Reveal>
       </Container>

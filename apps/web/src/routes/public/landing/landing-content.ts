@@ -197,16 +197,6 @@ export const WHY_US: readonly LandingItem[] = [
   },
 ];
 
-/** §2: a creator's words, with a link to where their work is sold. */
-export const CREATOR_TESTIMONIAL = {
-  quote:
-    'I design, I list, and the orders just go out. I haven’t touched a spool in months, and my customers get their prints faster than when I did it all myself.',
-  author: 'A Layerline creator',
-  role: 'Independent designer selling 3D-printed home goods',
-  shopName: 'Browse 3D-printed creator shops on Etsy',
-  shopUrl: 'https://www.etsy.com/market/3d_printed',
-} as const;
-
 /** §2: the questions sellers ask before signing up. */
 export const FAQ_ITEMS: readonly FaqItem[] = [
   {
