@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import { testimonialSchema, type LandingTestimonial, type Testimonial } from '@layerline/contracts';
 import { useLandingTestimonial, useResetTestimonial, useSetTestimonial } from '../../../api/site.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { firstErrorPerField } from '../../../components/field-errors.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { formatDateTime } from './format-date.ts';
 
@@ -50,12 +51,7 @@ function TestimonialForm({ current }: { current: LandingTestimonial }) {
     event.preventDefault();
     const parsed = testimonialSchema.safeParse(form);
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as Field;
-        next[key] ??= issue.message;
-      }
-      setErrors(next);
+      setErrors(firstErrorPerField(parsed.error, FIELDS.map((field) => field.key)));
       return;
     }
     setErrors({});

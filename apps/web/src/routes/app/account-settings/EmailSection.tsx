@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { changeEmailSchema, type Me } from '@layerline/contracts';
 import { useChangeEmail } from '../../../api/me.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { firstErrorPerField } from '../../../components/field-errors.ts';
 import { SettingsSection } from './SettingsSection.tsx';
 
 export function EmailSection({ me }: { me: Me }) {
@@ -15,13 +16,8 @@ export function EmailSection({ me }: { me: Me }) {
 
   function save() {
     const parsed = changeEmailSchema.safeParse({ newEmail: newEmail.trim(), currentPassword });
-    const found: typeof errors = {};
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (field === 'newEmail' || field === 'currentPassword') found[field] ??= issue.message;
-      }
-    } else if (parsed.data.newEmail.toLowerCase() === me.email.toLowerCase()) {
+    const found: typeof errors = parsed.success ? {} : firstErrorPerField(parsed.error, ['newEmail', 'currentPassword']);
+    if (parsed.success && parsed.data.newEmail.toLowerCase() === me.email.toLowerCase()) {
       found.newEmail = 'This is already your email address';
     }
     setErrors(found);

@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { updateAccountSchema, type Me } from '@layerline/contracts';
 import { useUpdateAccount } from '../../../api/me.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { firstErrorPerField } from '../../../components/field-errors.ts';
 import { SettingsSection } from './SettingsSection.tsx';
 
 export function ProfileSection({ me }: { me: Me }) {
@@ -16,12 +17,7 @@ export function ProfileSection({ me }: { me: Me }) {
   function save() {
     const parsed = updateAccountSchema.safeParse({ name, businessName });
     if (!parsed.success) {
-      const found: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (field === 'name' || field === 'businessName') found[field] = issue.message;
-      }
-      setErrors(found);
+      setErrors(firstErrorPerField(parsed.error, ['name', 'businessName']));
       return;
     }
     setErrors({});

@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { updateAccountSchema, type Address, type Me } from '@layerline/contracts';
 import { useUpdateAccount } from '../../../api/me.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { firstErrorPerField } from '../../../components/field-errors.ts';
 import { SettingsSection } from './SettingsSection.tsx';
 
 const FIELDS: {
@@ -36,12 +37,7 @@ export function ReturnAddressSection({ me }: { me: Me }) {
       returnAddress: { ...address, country: address.country.trim().toUpperCase() },
     });
     if (!parsed.success) {
-      const found: typeof errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[1];
-        if (typeof field === 'string' && field in address) found[field as keyof Address] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(firstErrorPerField(parsed.error, Object.keys(address) as (keyof Address)[], 1));
       return;
     }
     setErrors({});

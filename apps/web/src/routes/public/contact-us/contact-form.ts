@@ -1,4 +1,5 @@
 import { contactMessageSchema, type ContactMessageInput } from '@layerline/contracts';
+import { firstErrorPerField } from '../../../components/field-errors.ts';
 
 export type ContactField = keyof ContactMessageInput;
 export type ContactFieldErrors = Partial<Record<ContactField, string>>;
@@ -17,12 +18,5 @@ export function validateContactMessage(
 ): { ok: true; message: ContactMessageInput } | { ok: false; errors: ContactFieldErrors } {
   const result = contactMessageSchema.safeParse(values);
   if (result.success) return { ok: true, message: result.data };
-  const errors: ContactFieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0];
-    if (typeof field === 'string' && field in EMPTY_CONTACT_MESSAGE && !errors[field as ContactField]) {
-      errors[field as ContactField] = issue.message;
-    }
-  }
-  return { ok: false, errors };
+  return { ok: false, errors: firstErrorPerField(result.error, Object.keys(EMPTY_CONTACT_MESSAGE) as ContactField[]) };
 }
