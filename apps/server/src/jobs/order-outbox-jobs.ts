@@ -1,11 +1,11 @@
 /** How often a job-working process looks for status changes left unannounced. */
-export const OUTBOX_SWEEP_EVERY_MS = 60 * 1000;
+const OUTBOX_SWEEP_EVERY_MS = 60 * 1000;
 /** A change unannounced this long after its commit is announced again by the sweep. */
-export const OUTBOX_SWEEP_AGE_MS = 60 * 1000;
+const OUTBOX_SWEEP_AGE_MS = 60 * 1000;
 /** Announcements per sweep (the next sweep takes the rest). */
 const OUTBOX_SWEEP_BATCH = 500;
 /** Announced changes are kept this long, then dropped. */
-export const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+const OUTBOX_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
 interface OutboxOrders {
   announcePending(olderThanMs: number, limit: number): Promise<number>;

@@ -45,7 +45,7 @@ export type DeliveryOutcome = 'delivered' | 'refused' | 'failed' | 'gone';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The deliveries a seller sees in their list. */
-export const LISTED_DELIVERIES = 50;
+const LISTED_DELIVERIES = 50;
 
 /** 4xx means the receiver refuses this request for good, except 408 (timeout) and 429 (slow down). */
 export function isRetryableStatus(status: number): boolean {
@@ -55,7 +55,7 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** The event id of an announced change: stable, so announcing it twice can never send two events. */
-export function eventIdFor(announcementId: string): string {
+function eventIdFor(announcementId: string): string {
   return `evt_${announcementId.replaceAll('-', '')}`;
 }
 
