@@ -12,6 +12,22 @@ const INITIAL_LOAD = 0.35;
 const MAX_LOAD = 0.7;
 
 /**
+ * Binary STL triangles welded per kernel call, and the byte offsets of the call's regions in the
+ * scratch memory after the table: the records, their ids, the vertices they create (at most
+ * three per triangle), their corners, the same-corner flags and the batch's hashes.
+ */
+const STL_CHUNK = 4096;
+/** Vertices welded per kernel call (weldBits); their keys, ids and new vertices fit the same regions. */
+const VERTEX_CHUNK = STL_CHUNK * 3;
+const IO_SRC = 0;
+const IO_IDX = IO_SRC + STL_CHUNK * 50;
+const IO_NEW_VERTS = IO_IDX + STL_CHUNK * 12;
+const IO_CORNERS = IO_NEW_VERTS + STL_CHUNK * 36;
+const IO_SAME = IO_CORNERS + STL_CHUNK * 36;
+const IO_HASHES = IO_SAME + STL_CHUNK;
+const IO_BYTES = IO_HASHES + 4096;
+
+/**
  * Welds vertices by their exact float32 bits while a parser streams triangles in, so
  * every format ends up as one indexed mesh without a per-triangle object or a second
  * pass. Exact-bit welding is what slicers do for STL and keeps shared edges shared.
@@ -36,8 +52,6 @@ export class MeshBuilder {
   private readonly scratchF = new Float32Array(3);
   private readonly scratchU = new Uint32Array(this.scratchF.buffer);
   private readonly maxTriangles: number;
-  /** Sink for the batch touches in addBinaryStlTriangles (never read). */
-  touched = 0;
   /** Triangle index where each printable object (3MF build item) starts. */
   readonly partStarts: number[] = [];
   /** The object's sums, when the parser gathered them on the way (binary STL). */
@@ -51,7 +65,7 @@ export class MeshBuilder {
     this.bits = new Uint32Array(this.verts.buffer);
     let size = 1024;
     while (size * INITIAL_LOAD < expVerts) size <<= 1;
-    this.lease = leaseScratch(size * 16);
+    this.lease = leaseScratch(size * 16 + IO_BYTES);
     this.table = new Int32Array(this.lease.buffer, 0, size * 4).fill(-1);
     this.mask = size - 1;
     this.home = this.mask & ~3;
@@ -116,138 +130,68 @@ export class MeshBuilder {
   }
 
   /**
-   * The hot loop for binary STL. Adjacent triangles of a big STL rarely share vertices
-   * (on the 1.28M-triangle corpus file most repeats are 2^17+ triangles apart), so every
-   * lookup misses the cache. The loop therefore works in batches: it reads and hashes a
-   * batch of vertices, feeds the triangles to the object's sums (see gatherGeometry) while
-   * they are in cache, touches all their buckets (independent loads the CPU overlaps), and
-   * only then probes, which then hits cache.
+   * Welds the `n` triangles of a binary STL (`bytes` is the whole file) in the WebAssembly
+   * kernel (weldStl in assembly/kernels.ts), a chunk at a time: each chunk of records is copied
+   * into the scratch memory beside the table, welded there, and its ids, new vertices and
+   * corners are copied back; the object's sums (see gatherGeometry) are fed from those corners
+   * while they are in cache.
    */
-  addBinaryStlTriangles(dv: DataView, n: number): void {
-    if ((this.idxLen + n * 3) > this.idx.length) {
+  addBinaryStl(bytes: Uint8Array, n: number): void {
+    if (this.idxLen + n * 3 > this.idx.length) {
       const grown = new Uint32Array(this.idxLen + n * 3);
       grown.set(this.idx.subarray(0, this.idxLen));
       this.idx = grown;
     }
-    const B = 64; // triangles per batch
-    const hb = new Int32Array(B * 3);
-    const kb = new Int32Array(B * 9);
-    const kf = new Float32Array(kb.buffer);
-    const same = new Uint8Array(B);
     const geometry = this.geometry;
     const base = this.idxLen / 3;
-    let table = this.table;
-    let mask = this.mask;
-    let home = this.home;
-    const idx = this.idx;
-    let w = this.idxLen;
-    let sink = 0;
-    for (let t0 = 0; t0 < n; t0 += B) {
-      const m = (n - t0 < B ? n - t0 : B) * 3;
-      // 1. read and hash
-      for (let j = 0, o = 96 + t0 * 50; j < m; j += 3, o += 50) {
-        for (let k = 0; k < 3; k++) {
-          const p = o + k * 12;
-          let bx = dv.getInt32(p, true), by = dv.getInt32(p + 4, true), bz = dv.getInt32(p + 8, true);
-          if (bx === -0x80000000) bx = 0;
-          if (by === -0x80000000) by = 0;
-          if (bz === -0x80000000) bz = 0;
-          let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
-          h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
-          h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
-          const q = (j + k) * 3;
-          hb[j + k] = h ^ (h >>> 15);
-          kb[q] = bx;
-          kb[q + 1] = by;
-          kb[q + 2] = bz;
-        }
-      }
-      // 2. the triangles' sums, while their corners are in cache
-      if (geometry) addBatchGeometry(geometry, kb, kf, same, base + t0, m / 3);
-      // 3. touch every bucket so the cache misses overlap
-      for (let j = 0; j < m; j++) sink ^= table[((hb[j]! & home) << 2) + 3]!;
-      // 4. probe
-      for (let j = 0; j < m; j++) {
-        const q3 = j * 3;
-        const bx = kb[q3]!, by = kb[q3 + 1]!, bz = kb[q3 + 2]!;
-        let h = hb[j]! & home;
-        let id: number;
-        for (;;) {
-          const q = h << 2;
-          id = table[q + 3]!;
-          if (id < 0) {
-            this.idxLen = w; // insertAt may throw; the count stays right
-            id = this.insertAt(h, bx, by, bz);
-            table = this.table;
-            mask = this.mask;
-            home = this.home;
-            break;
-          }
-          if (table[q] === bx && table[q + 1] === by && table[q + 2] === bz) break;
-          h = (h + 1) & mask;
-        }
-        idx[w++] = id;
-      }
+    for (let t0 = 0; t0 < n; t0 += STL_CHUNK) {
+      const count = Math.min(STL_CHUNK, n - t0);
+      // Room for every corner to be new, so the kernel never has to grow the table.
+      while (this.vertexCount + count * 3 > (this.mask + 1) * MAX_LOAD) this.rehash();
+      const buffer = this.lease.buffer;
+      const io = (this.mask + 1) * 16;
+      new Uint8Array(buffer, io + IO_SRC, count * 50).set(bytes.subarray(84 + t0 * 50, 84 + (t0 + count) * 50));
+      const first = this.vertexCount;
+      const nv = this.lease.kernels.weldStl(io + IO_SRC, count, 0, this.mask, first, io + IO_IDX, io + IO_NEW_VERTS, io + IO_CORNERS, io + IO_SAME, io + IO_HASHES);
+      this.acceptNewVertices(buffer, io, first, nv);
+      this.idx.set(new Uint32Array(buffer, io + IO_IDX, count * 3), this.idxLen);
+      this.idxLen += count * 3;
+      geometry?.addBatch(new Float32Array(buffer, io + IO_CORNERS, count * 9), new Uint8Array(buffer, io + IO_SAME, count), base + t0, count);
     }
-    this.idxLen = w;
-    this.touched = sink; // keeps the touching loads observable
   }
 
-  /** Makes addBinaryStlTriangles gather the object's sums for a mesh of `triangles` triangles (see TriangleGeometry). */
+  /** Makes addBinaryStl gather the object's sums for a mesh of `triangles` triangles (see TriangleGeometry). */
   gatherGeometry(triangles: number): void {
     this.geometry = new TriangleGeometry(new Uint8Array(triangles));
   }
 
   /**
    * Welds `n` vertices given as float32 bit patterns (x, y, z per vertex) and writes their
-   * ids to `out`, in order; batched like addBinaryStlTriangles so cache misses overlap.
+   * ids to `out`, in order, in the WebAssembly kernel (weldVertices), a chunk at a time.
    */
   weldBits(bits: Int32Array, n: number, out: Uint32Array): void {
-    const B = 192;
-    const hb = new Int32Array(B);
-    let table = this.table;
-    let mask = this.mask;
-    let home = this.home;
-    let sink = 0;
-    for (let j0 = 0; j0 < n; j0 += B) {
-      const m = n - j0 < B ? n - j0 : B;
-      for (let j = 0; j < m; j++) {
-        const o = (j0 + j) * 3;
-        let bx = bits[o]!, by = bits[o + 1]!, bz = bits[o + 2]!;
-        if (bx === -0x80000000) bits[o] = bx = 0;
-        if (by === -0x80000000) bits[o + 1] = by = 0;
-        if (bz === -0x80000000) bits[o + 2] = bz = 0;
-        let h = Math.imul(bx ^ (bx >>> 15), 0x2c1b3c6d);
-        h ^= Math.imul(by ^ (by >>> 13), 0x297a2d39);
-        h ^= Math.imul(bz ^ (bz >>> 16), 0x5bd1e995);
-        hb[j] = h ^ (h >>> 15);
-      }
-      for (let j = 0; j < m; j++) sink ^= table[((hb[j]! & home) << 2) + 3]!;
-      for (let j = 0; j < m; j++) {
-        const o = (j0 + j) * 3;
-        const bx = bits[o]!, by = bits[o + 1]!, bz = bits[o + 2]!;
-        let h = hb[j]! & home;
-        let id = -1;
-        for (;;) {
-          const q = h << 2;
-          const v = table[q + 3]!;
-          if (v < 0) break;
-          if (table[q] === bx && table[q + 1] === by && table[q + 2] === bz) {
-            id = v;
-            break;
-          }
-          h = (h + 1) & mask;
-        }
-        if (id < 0) {
-          id = this.vertexBits(bx >>> 0, by >>> 0, bz >>> 0);
-          table = this.table;
-          mask = this.mask;
-          home = this.home;
-        }
-        out[j0 + j] = id;
-      }
+    for (let j0 = 0; j0 < n; j0 += VERTEX_CHUNK) {
+      const count = Math.min(VERTEX_CHUNK, n - j0);
+      while (this.vertexCount + count > (this.mask + 1) * MAX_LOAD) this.rehash();
+      const buffer = this.lease.buffer;
+      const io = (this.mask + 1) * 16;
+      new Int32Array(buffer, io + IO_SRC, count * 3).set(bits.subarray(j0 * 3, (j0 + count) * 3));
+      const first = this.vertexCount;
+      const nv = this.lease.kernels.weldVertices(io + IO_SRC, count, 0, this.mask, first, io + IO_IDX, io + IO_NEW_VERTS, io + IO_HASHES);
+      this.acceptNewVertices(buffer, io, first, nv);
+      out.set(new Uint32Array(buffer, io + IO_IDX, count), j0);
     }
-    this.touched = sink;
+  }
+
+  /** Takes the vertices a kernel call created (ids first..nv-1, bits at IO_NEW_VERTS). */
+  private acceptNewVertices(buffer: ArrayBuffer, io: number, first: number, nv: number): void {
+    if (nv < 0) throw new MeshError('malformed', 'A vertex coordinate is not a finite number.');
+    if (nv > MESH_LIMITS.maxVertices) {
+      throw new MeshError('too-many-triangles', `The model has more than ${MESH_LIMITS.maxVertices} vertices.`);
+    }
+    while (nv * 3 > this.bits.length) this.growVerts();
+    this.bits.set(new Uint32Array(buffer, io + IO_NEW_VERTS, (nv - first) * 3), first * 3);
+    this.vertexCount = nv;
   }
 
   vertex(x: number, y: number, z: number): number {
@@ -301,7 +245,7 @@ export class MeshBuilder {
   private rehash(): void {
     const size = (this.mask + 1) * 2;
     // Leased while the old table is still out, so this is fresh memory, not the same buffer.
-    const lease = leaseScratch(size * 16);
+    const lease = leaseScratch(size * 16 + IO_BYTES);
     const table = new Int32Array(lease.buffer, 0, size * 4).fill(-1);
     const mask = size - 1;
     const home = mask & ~3;
@@ -350,19 +294,6 @@ export class MeshBuilder {
       ...(geometry ? { partGeometry: [geometry] } : {}),
     };
   }
-}
-
-/** Feeds a batch of STL triangles (corner keys as float32 bits, -0 already 0) to the object's sums. */
-function addBatchGeometry(geometry: TriangleGeometry, kb: Int32Array, kf: Float32Array, same: Uint8Array, firstTriangle: number, count: number): void {
-  for (let i = 0; i < count; i++) {
-    const a = i * 9, b = a + 3, c = a + 6;
-    same[i] = +(
-      (kb[a] === kb[b] && kb[a + 1] === kb[b + 1] && kb[a + 2] === kb[b + 2]) ||
-      (kb[b] === kb[c] && kb[b + 1] === kb[c + 1] && kb[b + 2] === kb[c + 2]) ||
-      (kb[a] === kb[c] && kb[a + 1] === kb[c + 1] && kb[a + 2] === kb[c + 2])
-    );
-  }
-  geometry.addBatch(kf, same, firstTriangle, count);
 }
 
 export interface IndexedMesh {

@@ -88,19 +88,25 @@ export function parseObj(bytes: Uint8Array): IndexedMesh {
     throw new MeshError('empty', nv === 0 ? 'The OBJ has no vertices or faces.' : 'The OBJ has vertices but no faces.');
   }
   fStart.push(nfi);
+  // Only vertices a face uses enter the mesh (the builder's promise to the topology), welded in one call.
+  const slot = new Int32Array(nv).fill(-1);
+  const usedBits = new Float32Array(Math.min(nv, nfi) * 3);
+  let nu = 0;
+  for (let k = 0; k < nfi; k++) {
+    const v = fIdx[k]!;
+    if (v >= nv) throw new MeshError('malformed', `OBJ: a face refers to vertex ${v + 1} but there are only ${nv}.`);
+    if (slot[v]! >= 0) continue;
+    slot[v] = nu;
+    usedBits[nu * 3] = vx[v * 3]!;
+    usedBits[nu * 3 + 1] = vx[v * 3 + 1]!;
+    usedBits[nu * 3 + 2] = vx[v * 3 + 2]!;
+    nu++;
+  }
   const b = new MeshBuilder(tris);
   try {
-    const weld = new Int32Array(nv).fill(-1);
-    const id = (objIndex: number): number => {
-      if (objIndex >= nv) fail(`a face refers to vertex ${objIndex + 1} but there are only ${nv}`);
-      let w = weld[objIndex]!;
-      if (w < 0) {
-        w = b.vertex(vx[objIndex * 3]!, vx[objIndex * 3 + 1]!, vx[objIndex * 3 + 2]!);
-        weld[objIndex] = w;
-      }
-      return w;
-    };
-    line = 0;
+    const ids = new Uint32Array(nu);
+    b.weldBits(new Int32Array(usedBits.buffer, 0, nu * 3), nu, ids);
+    const id = (objIndex: number): number => ids[slot[objIndex]!]!;
     for (let f = 0; f + 1 < fStart.length; f++) {
       const s = fStart[f]!;
       const e = fStart[f + 1]!;

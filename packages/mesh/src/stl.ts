@@ -4,8 +4,7 @@ import { MESH_LIMITS } from './limits.ts';
 import { isSpace, parseFloatBytes } from './numbers.ts';
 
 export function parseBinaryStl(bytes: Uint8Array): IndexedMesh {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = dv.getUint32(80, true);
+  const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
   if (84 + 50 * n !== bytes.length) {
     throw new MeshError('malformed', `Binary STL size mismatch: ${n} triangles need ${84 + 50 * n} bytes, file has ${bytes.length}.`);
   }
@@ -16,7 +15,7 @@ export function parseBinaryStl(bytes: Uint8Array): IndexedMesh {
   const b = new MeshBuilder(n);
   try {
     b.gatherGeometry(n);
-    b.addBinaryStlTriangles(dv, n);
+    b.addBinaryStl(bytes, n);
     return b.finish();
   } finally {
     b.dispose();

@@ -1,4 +1,5 @@
 import { decimal17ToDouble } from './numbers.ts';
+import { instantiateKernels, type Kernels, type WasmMemory } from './scratch.ts';
 
 /**
  * Fast path for the bulk of a 3MF model part: runs of `<vertex x=".." y=".." z=".."/>` and
@@ -30,6 +31,15 @@ const NEED = -1;
 const DECLINE = 0;
 
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Elements per call of the WebAssembly run readers (readVertexRun, readTriangleRun in
+ * assembly/kernels.ts), and their memory's layout: the elements' numbers first (three f64 a
+ * vertex, three i32 a triangle), then the rest of the buffer being read.
+ */
+const RUN = 4096;
+const RUN_IN = RUN * 24;
+const WASM_PAGE = 65_536;
 
 // Lexer states.
 const TEXT = 0;
@@ -73,6 +83,11 @@ export class FastModelFilter {
    */
   private readonly num = new Float64Array(4);
   taken = 0;
+  /** The run reader, with a memory of its own; created at the first vertex. */
+  private runReader: { memory: WasmMemory; kernels: Kernels } | null = null;
+  /** The buffer whose bytes from `copiedFrom` on are in the run reader's memory. */
+  private copied: Uint8Array | null = null;
+  private copiedFrom = 0;
 
   private readonly sink: FastSink;
 
@@ -168,6 +183,14 @@ export class FastModelFilter {
           }
           const isVertex = c1 === 118;
           const ok = isVertex ? sink.acceptsVertex() : sink.acceptsTriangle();
+          if (ok && mayCarry) {
+            const next = this.readRun(buf, i, n, isVertex);
+            if (next > i) {
+              i = next;
+              pass = i;
+              continue;
+            }
+          }
           if (ok) {
             const r = isVertex ? this.readVertex(buf, i, n) : this.readTriangle(buf, i, n);
             if (r > 0) {
@@ -229,6 +252,43 @@ export class FastModelFilter {
     const end = this.carry ? n - this.carry.length : i < n ? i : n;
     if (pass < end) sink.pass(buf.subarray(pass, end));
     return end;
+  }
+
+  /**
+   * Takes the run of vertex (or triangle) elements at i with the WebAssembly readers, which
+   * read them as readVertex (readTriangle) would: they decline what they cannot take, and the
+   * JavaScript reader then decides. Returns where the run stopped, i when it took none. The
+   * buffer's rest is copied into the readers' memory once.
+   */
+  private readRun(buf: Uint8Array, i: number, n: number, isVertex: boolean): number {
+    if (this.copied !== buf || i < this.copiedFrom) {
+      const need = RUN_IN + (n - i);
+      if (!this.runReader) this.runReader = instantiateKernels(need);
+      const memory = this.runReader.memory;
+      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / WASM_PAGE));
+      new Uint8Array(memory.buffer, RUN_IN, n - i).set(buf.subarray(i, n));
+      this.copied = buf;
+      this.copiedFrom = i;
+    }
+    const { memory, kernels } = this.runReader!;
+    const sink = this.sink;
+    const shift = RUN_IN - this.copiedFrom;
+    let pos = i;
+    for (;;) {
+      let count: number;
+      if (isVertex) {
+        count = kernels.readVertexRun(pos + shift, n + shift, 0, RUN);
+        const xyz = new Float64Array(memory.buffer, 0, count * 3);
+        for (let k = 0; k < count * 3; k += 3) sink.vertex(xyz[k]!, xyz[k + 1]!, xyz[k + 2]!);
+      } else {
+        count = kernels.readTriangleRun(pos + shift, n + shift, 0, RUN);
+        const v = new Int32Array(memory.buffer, 0, count * 3);
+        for (let k = 0; k < count * 3; k += 3) sink.triangle(v[k]!, v[k + 1]!, v[k + 2]!);
+      }
+      this.taken += count;
+      pos = kernels.runStop() - shift;
+      if (count < RUN) return pos;
+    }
   }
 
   /** `<vertex x=".." y=".." z=".."/>` at i; returns the end, DECLINE or NEED. */

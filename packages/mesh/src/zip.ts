@@ -12,7 +12,7 @@ export interface SafeZip {
   close(): void;
 }
 
-/** Inflated chunks (256 KiB each) allowed to wait for the parser. */
+/** Inflated chunks (1 MiB each) allowed to wait for the parser. */
 const MAX_QUEUED = 4;
 
 const NESTED_ARCHIVE = /\.(zip|3mf|gz|tgz|7z|rar|jar|bz2|xz)$/i;
@@ -120,7 +120,7 @@ export async function openSafeZip(bytes: Uint8Array): Promise<SafeZip> {
           reject(new MeshError('malformed', `The 3MF archive has no ${name}.`));
           return;
         }
-        // Deflated entries are read raw and inflated here with 256 KiB output chunks (zlib's
+        // Deflated entries are read raw and inflated here with 1 MiB output chunks (zlib's
         // default 16 KiB costs a thread-pool round trip per 16 KiB); sizes are checked below.
         const deflated = entry.compressionMethod === 8;
         zip.openReadStream(entry, deflated ? { decodeFileData: false } : {}, (err, raw) => {
@@ -139,14 +139,15 @@ export async function openSafeZip(bytes: Uint8Array): Promise<SafeZip> {
             reject(mapZipError(e));
           };
           if (deflated) {
-            const inflate = createInflateRaw({ chunkSize: 256 * 1024 });
+            const inflate = createInflateRaw({ chunkSize: 1024 * 1024 });
             raw.on('error', stop);
             raw.pipe(inflate);
             stream = inflate;
           }
-          // Chunks are handed to onChunk from a setImmediate, not inside zlib's callback, so
-          // zlib inflates the next chunk on its thread while this one is parsed. At most
-          // MAX_QUEUED chunks wait (the stream is paused beyond that), so memory stays bounded.
+          // Chunks are handed to onChunk from a setImmediate, one per turn of the event loop,
+          // not inside zlib's callback, so zlib inflates the next chunk on its thread while
+          // this one is parsed. At most MAX_QUEUED chunks wait (the stream is paused beyond
+          // that), so memory stays bounded.
           const queue: Buffer[] = [];
           let scheduled = false;
           let ended = false;
@@ -161,17 +162,24 @@ export async function openSafeZip(bytes: Uint8Array): Promise<SafeZip> {
           };
           const drain = (): void => {
             scheduled = false;
-            while (queue.length && !done) {
+            if (done) return;
+            const chunk = queue.shift();
+            // Resumed before the chunk is parsed, so zlib inflates the next one meanwhile.
+            if (!ended && queue.length < MAX_QUEUED && stream.isPaused()) stream.resume();
+            if (chunk) {
               try {
-                onChunk(queue.shift()!);
+                onChunk(chunk);
               } catch (e) {
                 stop(e);
                 return;
               }
             }
             if (done) return;
-            if (ended) finish();
-            else if (stream.isPaused()) stream.resume();
+            // One chunk per turn of the event loop: zlib's callbacks (the next chunk) run in between.
+            if (queue.length) {
+              scheduled = true;
+              setImmediate(drain);
+            } else if (ended) finish();
           };
           stream.on('data', (chunk: Buffer) => {
             if (done) return;
