@@ -141,7 +141,12 @@ export async function openSafeZip(bytes: Uint8Array): Promise<SafeZip> {
           if (deflated) {
             const inflate = createInflateRaw({ chunkSize: 1024 * 1024 });
             raw.on('error', stop);
-            raw.pipe(inflate);
+            // The compressed bytes go to zlib in one piece (yauzl slices them into 64 KiB), so
+            // each of its turns on the thread pool fills a whole output chunk instead of
+            // stopping at every slice for the main thread, which is busy parsing.
+            const compressed: Buffer[] = [];
+            raw.on('data', (c: Buffer) => compressed.push(c));
+            raw.on('end', () => inflate.end(compressed.length === 1 ? compressed[0] : Buffer.concat(compressed)));
             stream = inflate;
           }
           // Chunks are handed to onChunk from a setImmediate, one per turn of the event loop,
