@@ -571,3 +571,115 @@ function decimal17ToDouble(head: f64, tail: f64, tailDigits: i32, exp10: i32): f
   if (s + lo * (1 + NEAR_TIE) != s || s + lo * (1 - NEAR_TIE) != s) return NaN;
   return s;
 }
+
+// Per-triangle sums of one printable object (see triangle-geometry.ts, which owns the state
+// between calls and documents the method).
+const TRI_DEGENERATE: u8 = 8;
+const TRI_OVERHANG: u8 = 16;
+const BED_CONTACT_MM: f64 = 0.01;
+
+/**
+ * Adds `count` triangles, corners (9 float32 each) at `corners` and same-corner bytes at
+ * `sameCorner`, to the sums at `state`: f64 vol6, area2, minX, minY, minZ, maxX, maxY, maxZ,
+ * overhang2, then i32 degenerate and overhang counts. Writes each triangle's TRI_DEGENERATE or
+ * TRI_OVERHANG bit to `flags` (a byte each). A downward face that may rest on the bed (see
+ * TriangleGeometry) is left to the caller: its number in the batch (i32), its doubled area and
+ * its top (f64) go to `deferred`, 24 bytes each. Returns how many were deferred.
+ */
+export function triangleSums(corners: usize, sameCorner: usize, count: i32, cosLimit: f64, state: usize, flags: usize, deferred: usize): i32 {
+  let vol6 = load<f64>(state), area2 = load<f64>(state, 8);
+  let minX = load<f64>(state, 16), minY = load<f64>(state, 24), minZ = load<f64>(state, 32);
+  let maxX = load<f64>(state, 40), maxY = load<f64>(state, 48), maxZ = load<f64>(state, 56);
+  let overhang2 = load<f64>(state, 64);
+  let degenerate = load<i32>(state, 72), overhangs = load<i32>(state, 76);
+  let waiting: i32 = 0;
+  for (let i: i32 = 0; i < count; i++) {
+    const o = corners + <usize>i * 36;
+    const ax = <f64>load<f32>(o), ay = <f64>load<f32>(o, 4), az = <f64>load<f32>(o, 8);
+    const bx = <f64>load<f32>(o, 12), by = <f64>load<f32>(o, 16), bz = <f64>load<f32>(o, 20);
+    const cx = <f64>load<f32>(o, 24), cy = <f64>load<f32>(o, 28), cz = <f64>load<f32>(o, 32);
+    if (ax < minX) minX = ax;
+    if (bx < minX) minX = bx;
+    if (cx < minX) minX = cx;
+    if (ax > maxX) maxX = ax;
+    if (bx > maxX) maxX = bx;
+    if (cx > maxX) maxX = cx;
+    if (ay < minY) minY = ay;
+    if (by < minY) minY = by;
+    if (cy < minY) minY = cy;
+    if (ay > maxY) maxY = ay;
+    if (by > maxY) maxY = by;
+    if (cy > maxY) maxY = cy;
+    let top = az > bz ? az : bz;
+    if (cz > top) top = cz;
+    if (az < minZ) minZ = az;
+    if (bz < minZ) minZ = bz;
+    if (cz < minZ) minZ = cz;
+    if (top > maxZ) maxZ = top;
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    // Signed tetrahedron to the origin, a · (b × c), written as a · n (the same value).
+    vol6 += ax * nx + ay * ny + az * nz;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    area2 += len;
+    const wx = cx - bx, wy = cy - by, wz = cz - bz;
+    const u2 = ux * ux + uy * uy + uz * uz, v2 = vx * vx + vy * vy + vz * vz, w2 = wx * wx + wy * wy + wz * wz;
+    let maxEdge2 = u2 > v2 ? u2 : v2;
+    if (w2 > maxEdge2) maxEdge2 = w2;
+    let flag: u8 = 0;
+    if (load<u8>(sameCorner + <usize>i) || len <= 1e-6 * maxEdge2) {
+      degenerate++;
+      flag = TRI_DEGENERATE;
+    } else if (nz < -cosLimit * len) {
+      if (top > minZ + BED_CONTACT_MM) {
+        overhang2 += len;
+        overhangs++;
+        flag = TRI_OVERHANG;
+      } else {
+        const d = deferred + <usize>waiting * 24;
+        store<i32>(d, i);
+        store<f64>(d, len, 8);
+        store<f64>(d, top, 16);
+        waiting++;
+      }
+    }
+    store<u8>(flags + <usize>i, flag);
+  }
+  store<f64>(state, vol6);
+  store<f64>(state, area2, 8);
+  store<f64>(state, minX, 16);
+  store<f64>(state, minY, 24);
+  store<f64>(state, minZ, 32);
+  store<f64>(state, maxX, 40);
+  store<f64>(state, maxY, 48);
+  store<f64>(state, maxZ, 56);
+  store<f64>(state, overhang2, 64);
+  store<i32>(state, degenerate, 72);
+  store<i32>(state, overhangs, 76);
+  return waiting;
+}
+
+/**
+ * Gathers the corners of `count` triangles (3 vertex ids each at `indices`) from `positions`
+ * (x, y, z float32 per vertex) into `corners` (9 float32 each), with a same-corner byte each,
+ * for triangleSums.
+ */
+export function gatherCorners(positions: usize, indices: usize, count: i32, corners: usize, sameCorner: usize): void {
+  for (let i: i32 = 0; i < count; i++) {
+    const t = indices + <usize>i * 12;
+    const a = load<u32>(t), b = load<u32>(t, 4), c = load<u32>(t, 8);
+    const o = corners + <usize>i * 36;
+    const pa = positions + <usize>a * 12, pb = positions + <usize>b * 12, pc = positions + <usize>c * 12;
+    store<i32>(o, load<i32>(pa));
+    store<i32>(o, load<i32>(pa, 4), 4);
+    store<i32>(o, load<i32>(pa, 8), 8);
+    store<i32>(o, load<i32>(pb), 12);
+    store<i32>(o, load<i32>(pb, 4), 16);
+    store<i32>(o, load<i32>(pb, 8), 20);
+    store<i32>(o, load<i32>(pc), 24);
+    store<i32>(o, load<i32>(pc, 4), 28);
+    store<i32>(o, load<i32>(pc, 8), 32);
+    store<u8>(sameCorner + <usize>i, <u8>(a == b || b == c || a == c));
+  }
+}

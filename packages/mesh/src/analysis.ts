@@ -6,7 +6,8 @@ import { detectFormat, type ModelFormat } from './sniff.ts';
 import { parseAsciiStl, parseBinaryStl } from './stl.ts';
 import { parseObj } from './obj.ts';
 import { computeTopology, TRI_NONMANIFOLD, TRI_OPEN, TRI_WINDING } from './topology.ts';
-import { OVERHANG_ANGLE_DEG, TRI_DEGENERATE, TRI_OVERHANG, TriangleGeometry } from './triangle-geometry.ts';
+import { leaseScratch } from './scratch.ts';
+import { geometryWorkBytes, OVERHANG_ANGLE_DEG, TRI_DEGENERATE, TRI_OVERHANG, TriangleGeometry } from './triangle-geometry.ts';
 
 export const BUILD_VOLUME_MM: readonly [number, number, number] = [250, 210, 210];
 export { OVERHANG_ANGLE_DEG };
@@ -120,39 +121,41 @@ function listed(flags: Uint8Array, mask: number, n: number): Uint32Array {
   return out.subarray(0, k);
 }
 
-/** The per-object sums from the indexed mesh, for parsers that did not gather them (see TriangleGeometry). */
+/** Triangles gathered per kernel call in objectGeometry. */
+const GATHER_CHUNK = 4096;
+
+/**
+ * The per-object sums from the indexed mesh, for parsers that did not gather them (see
+ * TriangleGeometry): the positions are copied into the scratch memory once, and each chunk of
+ * triangles has its corners gathered there (gatherCorners) before it is summed.
+ */
 function objectGeometry(mesh: IndexedMesh): TriangleGeometry[] {
   const { positions: p, indices: idx, parts } = mesh;
   const flags = new Uint8Array(idx.length / 3);
-  const B = 256;
-  const xyz = new Float32Array(B * 9);
-  const same = new Uint8Array(B);
-  const objects: TriangleGeometry[] = [];
-  for (let part = 0; part + 1 < parts.length; part++) {
-    const g = new TriangleGeometry(flags);
-    for (let t0 = parts[part]!, end = parts[part + 1]!; t0 < end; t0 += B) {
-      const count = Math.min(B, end - t0);
-      for (let i = 0; i < count; i++) {
-        const h = (t0 + i) * 3;
-        const ia = idx[h]!, ib = idx[h + 1]!, ic = idx[h + 2]!;
-        const o = i * 9;
-        xyz[o] = p[ia * 3]!;
-        xyz[o + 1] = p[ia * 3 + 1]!;
-        xyz[o + 2] = p[ia * 3 + 2]!;
-        xyz[o + 3] = p[ib * 3]!;
-        xyz[o + 4] = p[ib * 3 + 1]!;
-        xyz[o + 5] = p[ib * 3 + 2]!;
-        xyz[o + 6] = p[ic * 3]!;
-        xyz[o + 7] = p[ic * 3 + 1]!;
-        xyz[o + 8] = p[ic * 3 + 2]!;
-        same[i] = +(ia === ib || ib === ic || ia === ic);
+  const indicesAt = (p.length * 4 + 7) & ~7;
+  const cornersAt = indicesAt + GATHER_CHUNK * 12;
+  const sameAt = cornersAt + GATHER_CHUNK * 36;
+  const workAt = sameAt + GATHER_CHUNK;
+  const lease = leaseScratch(workAt + geometryWorkBytes(GATHER_CHUNK));
+  try {
+    const { buffer, kernels } = lease;
+    new Float32Array(buffer, 0, p.length).set(p);
+    const objects: TriangleGeometry[] = [];
+    for (let part = 0; part + 1 < parts.length; part++) {
+      const g = new TriangleGeometry(flags);
+      for (let t0 = parts[part]!, end = parts[part + 1]!; t0 < end; t0 += GATHER_CHUNK) {
+        const count = Math.min(GATHER_CHUNK, end - t0);
+        new Uint32Array(buffer, indicesAt, count * 3).set(idx.subarray(t0 * 3, (t0 + count) * 3));
+        kernels.gatherCorners(0, indicesAt, count, cornersAt, sameAt);
+        g.addBatch(lease, cornersAt, sameAt, workAt, t0, count);
       }
-      g.addBatch(xyz, same, t0, count);
+      g.finish();
+      objects.push(g);
     }
-    g.finish();
-    objects.push(g);
+    return objects;
+  } finally {
+    lease.release();
   }
-  return objects;
 }
 
 export function analyzeMesh(format: ModelFormat, mesh: IndexedMesh, scale: number, warnings: string[] = []): ModelAnalysis {

@@ -1,7 +1,7 @@
 import { MeshError } from './errors.ts';
 import { MESH_LIMITS } from './limits.ts';
 import { leaseScratch, type ScratchLease } from './scratch.ts';
-import { TriangleGeometry } from './triangle-geometry.ts';
+import { geometryWorkBytes, TriangleGeometry } from './triangle-geometry.ts';
 
 /**
  * The table starts this empty: with four slots to a cache line, a lookup at load 0.35 stays in
@@ -14,7 +14,8 @@ const MAX_LOAD = 0.7;
 /**
  * Binary STL triangles welded per kernel call, and the byte offsets of the call's regions in the
  * scratch memory after the table: the records, their ids, the vertices they create (at most
- * three per triangle), their corners, the same-corner flags and the batch's hashes.
+ * three per triangle), their corners, the same-corner flags, the batch's hashes and the work
+ * area of the object's sums.
  */
 const STL_CHUNK = 4096;
 /** Vertices welded per kernel call (weldBits); their keys, ids and new vertices fit the same regions. */
@@ -25,7 +26,8 @@ const IO_NEW_VERTS = IO_IDX + STL_CHUNK * 12;
 const IO_CORNERS = IO_NEW_VERTS + STL_CHUNK * 36;
 const IO_SAME = IO_CORNERS + STL_CHUNK * 36;
 const IO_HASHES = IO_SAME + STL_CHUNK;
-const IO_BYTES = IO_HASHES + 4096;
+const IO_GEOMETRY = IO_HASHES + 4096;
+const IO_BYTES = IO_GEOMETRY + geometryWorkBytes(STL_CHUNK);
 
 /**
  * Welds vertices by their exact float32 bits while a parser streams triangles in, so
@@ -156,7 +158,7 @@ export class MeshBuilder {
       this.acceptNewVertices(buffer, io, first, nv);
       this.idx.set(new Uint32Array(buffer, io + IO_IDX, count * 3), this.idxLen);
       this.idxLen += count * 3;
-      geometry?.addBatch(new Float32Array(buffer, io + IO_CORNERS, count * 9), new Uint8Array(buffer, io + IO_SAME, count), base + t0, count);
+      geometry?.addBatch(this.lease, io + IO_CORNERS, io + IO_SAME, io + IO_GEOMETRY, base + t0, count);
     }
   }
 

@@ -45,6 +45,8 @@ export interface Kernels {
   weldVertices(keys: number, n: number, table: number, mask: number, nv: number, ids: number, newVerts: number, hashes: number): number;
   edgeTopology(indices: number, nh: number, vertexCount: number, offsets: number, parent: number, he: number, counts: number): number;
   flagTriangles(indices: number, nh: number, vertexCount: number, offsets: number, he: number, cursor: number, flags: number): void;
+  triangleSums(corners: number, sameCorner: number, count: number, cosLimit: number, state: number, flags: number, deferred: number): number;
+  gatherCorners(positions: number, indices: number, count: number, corners: number, sameCorner: number): void;
   readVertexRun(start: number, end: number, out: number, max: number): number;
   readTriangleRun(start: number, end: number, out: number, max: number): number;
   runStop(): number;

@@ -1,8 +1,22 @@
+import type { Kernels } from './scratch.ts';
+
 /** A face is an overhang when it leans more than this from vertical, facing down. */
 export const OVERHANG_ANGLE_DEG = 45;
 /** Faces this close to an object's lowest point rest on the bed and need no support. */
 const BED_CONTACT_MM = 0.01;
 const COS_LIMIT = Math.cos((OVERHANG_ANGLE_DEG * Math.PI) / 180);
+
+/** The state triangleSums keeps between batches (9 f64, 2 i32), padded to 8 bytes. */
+const WORK_HEADER = 80;
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/** Scratch bytes TriangleGeometry.addBatch needs for a batch of `count` triangles. */
+export function geometryWorkBytes(count: number): number {
+  return WORK_HEADER + align8(count) + count * 24;
+}
 
 /** Triangle flag bits set here (the topology sets 1, 2 and 4). */
 export const TRI_DEGENERATE = 8;
@@ -12,13 +26,15 @@ export const TRI_OVERHANG = 16;
  * The per-triangle sums of one printable object: volume, area, box, degenerate triangles and
  * overhangs, fed in batches of triangles in file order.
  *
- * One class for every path, so the figures cannot drift apart: analyzeMesh feeds it from the
- * indexed mesh, and the binary STL reader feeds it while a batch of triangles is still in cache
- * (gathering the corners through the index afterwards is a cache miss per corner).
+ * One class (and one kernel) for every path, so the figures cannot drift apart: analyzeMesh
+ * feeds it from the indexed mesh, and the binary STL reader feeds it while a batch of
+ * triangles is still in cache (gathering the corners through the index afterwards is a cache
+ * miss per corner).
  *
  * Whether a downward face rests on the bed depends on the object's lowest point, which is only
  * known at the end; a face that might (all its corners within BED_CONTACT_MM of the lowest
- * point seen so far) waits in a short list and is decided in finish().
+ * point seen so far) waits in a short list and is decided in finish(); the kernel hands those
+ * back to this class, which keeps the list.
  */
 export class TriangleGeometry {
   vol6 = 0;
@@ -30,7 +46,7 @@ export class TriangleGeometry {
   maxX = -Infinity;
   maxY = -Infinity;
   maxZ = -Infinity;
-  private overhang2 = 0; // updated per overhang face, not per triangle
+  private overhang2 = 0;
   private overhangCount = 0;
   private pending = 0;
   private pendingTri = new Uint32Array(64);
@@ -45,66 +61,49 @@ export class TriangleGeometry {
   }
 
   /**
-   * Adds `count` triangles starting at triangle `first`: `xyz` holds their corners (9 numbers
-   * each), `sameCorner[i]` is 1 when two corners of triangle i are the same (welded) vertex.
-   * Sums are kept in locals for the batch (object fields holding doubles are slow to update).
+   * Adds `count` triangles starting at triangle `first`, in the WebAssembly kernel
+   * (triangleSums in assembly/kernels.ts): their corners (9 float32 each) and same-corner bytes
+   * (1 when two corners are the same welded vertex) are in the scratch memory at `corners` and
+   * `sameCorner`; the kernel works in geometryWorkBytes(count) bytes at `work` (8-aligned).
+   * These triangles' flags must still be 0: their TRI_DEGENERATE / TRI_OVERHANG bits are
+   * written, not or-ed.
    */
-  addBatch(xyz: Float32Array, sameCorner: Uint8Array, first: number, count: number): void {
-    const flags = this.flags;
-    let vol6 = this.vol6, area2 = this.area2, degenerate = this.degenerate;
-    let minX = this.minX, minY = this.minY, minZ = this.minZ, maxX = this.maxX, maxY = this.maxY, maxZ = this.maxZ;
-    for (let i = 0; i < count; i++) {
-      const o = i * 9;
-      const ax = xyz[o]!, ay = xyz[o + 1]!, az = xyz[o + 2]!;
-      const bx = xyz[o + 3]!, by = xyz[o + 4]!, bz = xyz[o + 5]!;
-      const cx = xyz[o + 6]!, cy = xyz[o + 7]!, cz = xyz[o + 8]!;
-      if (ax < minX) minX = ax;
-      if (bx < minX) minX = bx;
-      if (cx < minX) minX = cx;
-      if (ax > maxX) maxX = ax;
-      if (bx > maxX) maxX = bx;
-      if (cx > maxX) maxX = cx;
-      if (ay < minY) minY = ay;
-      if (by < minY) minY = by;
-      if (cy < minY) minY = cy;
-      if (ay > maxY) maxY = ay;
-      if (by > maxY) maxY = by;
-      if (cy > maxY) maxY = cy;
-      let top = az > bz ? az : bz;
-      if (cz > top) top = cz;
-      if (az < minZ) minZ = az;
-      if (bz < minZ) minZ = bz;
-      if (cz < minZ) minZ = cz;
-      if (top > maxZ) maxZ = top;
-      const ux = bx - ax, uy = by - ay, uz = bz - az;
-      const vx = cx - ax, vy = cy - ay, vz = cz - az;
-      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-      // Signed tetrahedron to the origin, a · (b × c), written as a · n (the same value): open
-      // meshes then match the reference sum, which also takes the origin as apex.
-      vol6 += ax * nx + ay * ny + az * nz;
-      const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      area2 += len;
-      const wx = cx - bx, wy = cy - by, wz = cz - bz;
-      const u2 = ux * ux + uy * uy + uz * uz, v2 = vx * vx + vy * vy + vz * vz, w2 = wx * wx + wy * wy + wz * wz;
-      let maxEdge2 = u2 > v2 ? u2 : v2;
-      if (w2 > maxEdge2) maxEdge2 = w2;
-      if (sameCorner[i] || len <= 1e-6 * maxEdge2) {
-        degenerate++;
-        flags[first + i]! |= TRI_DEGENERATE;
-      } else if (nz < -COS_LIMIT * len) {
-        if (top > minZ + BED_CONTACT_MM) this.countOverhang(first + i, len);
-        else this.defer(first + i, len, top, minZ);
+  addBatch(scratch: { buffer: ArrayBuffer; kernels: Kernels }, corners: number, sameCorner: number, work: number, first: number, count: number): void {
+    const { buffer, kernels } = scratch;
+    const sums = new Float64Array(buffer, work, 9);
+    const counts = new Int32Array(buffer, work + 72, 2);
+    sums[0] = this.vol6;
+    sums[1] = this.area2;
+    sums[2] = this.minX;
+    sums[3] = this.minY;
+    sums[4] = this.minZ;
+    sums[5] = this.maxX;
+    sums[6] = this.maxY;
+    sums[7] = this.maxZ;
+    sums[8] = this.overhang2;
+    counts[0] = this.degenerate;
+    counts[1] = this.overhangCount;
+    const flagsAt = work + WORK_HEADER;
+    const deferredAt = flagsAt + align8(count);
+    const waiting = kernels.triangleSums(corners, sameCorner, count, COS_LIMIT, work, flagsAt, deferredAt);
+    this.vol6 = sums[0]!;
+    this.area2 = sums[1]!;
+    this.minX = sums[2]!;
+    this.minY = sums[3]!;
+    this.minZ = sums[4]!;
+    this.maxX = sums[5]!;
+    this.maxY = sums[6]!;
+    this.maxZ = sums[7]!;
+    this.overhang2 = sums[8]!;
+    this.degenerate = counts[0]!;
+    this.overhangCount = counts[1]!;
+    this.flags.set(new Uint8Array(buffer, flagsAt, count), first);
+    if (waiting > 0) {
+      const deferred = new DataView(buffer, deferredAt, waiting * 24);
+      for (let k = 0; k < waiting; k++) {
+        this.defer(first + deferred.getInt32(k * 24, true), deferred.getFloat64(k * 24 + 8, true), deferred.getFloat64(k * 24 + 16, true), this.minZ);
       }
     }
-    this.vol6 = vol6;
-    this.area2 = area2;
-    this.degenerate = degenerate;
-    this.minX = minX;
-    this.minY = minY;
-    this.minZ = minZ;
-    this.maxX = maxX;
-    this.maxY = maxY;
-    this.maxZ = maxZ;
   }
 
   /** Decides the faces that waited for the lowest point; call once, after the last addBatch(). */
