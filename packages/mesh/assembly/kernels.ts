@@ -306,7 +306,7 @@ const MAX_ELEMENT: usize = 512;
 const SPLIT: f64 = 134217729.0; // 2^27 + 1, Veltkamp's splitter
 const NEAR_TIE: f64 = 9.094947017729282e-13; // 2^-40
 
-/** Where the last run (readVertexRun, readTriangleRun) stopped. */
+/** Where the last readRun stopped. */
 let runEnd: usize = 0;
 /** The last number readNumber read. */
 let numberValue: f64 = 0;
@@ -316,30 +316,17 @@ export function runStop(): usize {
 }
 
 /**
- * Reads consecutive `<vertex x=".." y=".." z=".."/>` elements (whitespace between) from
- * [start, end), writing x, y, z as f64 to `out`, until `max` are read or an element cannot be
- * taken whole here (runStop() then points at it). Returns how many were read.
+ * Reads consecutive `<vertex x=".." y=".." z=".."/>` elements (or, with `triangles`,
+ * `<triangle v1=".." v2=".." v3=".."/>`, p1, p2, p3 and pid allowed and skipped), whitespace
+ * between, from [start, end): x, y, z as f64 (v1, v2, v3 as i32) to `out`, until `max` are read
+ * or an element cannot be taken whole here (runStop() then points at it). Returns how many
+ * were read.
  */
-export function readVertexRun(start: usize, end: usize, out: usize, max: i32): i32 {
+export function readRun(triangles: bool, start: usize, end: usize, out: usize, max: i32): i32 {
   let i = start;
   let count: i32 = 0;
   while (count < max) {
-    const e = readVertex(i, end, out + <usize>count * 24);
-    if (e == 0) break;
-    count++;
-    i = e;
-    while (i < end && isWs(load<u8>(i))) i++;
-  }
-  runEnd = i;
-  return count;
-}
-
-/** readVertexRun for `<triangle v1=".." v2=".." v3=".."/>` (p1, p2, p3, pid allowed and skipped): v1, v2, v3 as i32. */
-export function readTriangleRun(start: usize, end: usize, out: usize, max: i32): i32 {
-  let i = start;
-  let count: i32 = 0;
-  while (count < max) {
-    const e = readTriangle(i, end, out + <usize>count * 12);
+    const e = triangles ? readTriangle(i, end, out + <usize>count * 12) : readVertex(i, end, out + <usize>count * 24);
     if (e == 0) break;
     count++;
     i = e;

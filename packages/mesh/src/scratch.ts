@@ -47,8 +47,7 @@ export interface Kernels {
   flagTriangles(indices: number, nh: number, vertexCount: number, offsets: number, he: number, cursor: number, flags: number): void;
   triangleSums(corners: number, sameCorner: number, count: number, cosLimit: number, state: number, flags: number, deferred: number): number;
   gatherCorners(positions: number, indices: number, count: number, corners: number, sameCorner: number): void;
-  readVertexRun(start: number, end: number, out: number, max: number): number;
-  readTriangleRun(start: number, end: number, out: number, max: number): number;
+  readRun(triangles: boolean, start: number, end: number, out: number, max: number): number;
   runStop(): number;
 }
 

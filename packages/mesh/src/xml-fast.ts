@@ -33,8 +33,8 @@ const DECLINE = 0;
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 /**
- * Elements per call of the WebAssembly run readers (readVertexRun, readTriangleRun in
- * assembly/kernels.ts), and their memory's layout: the elements' numbers first (three f64 a
+ * Elements per call of the WebAssembly run reader (readRun in assembly/kernels.ts), and its
+ * memory's layout: the elements' numbers first (three f64 a
  * vertex, three i32 a triangle), then the rest of the buffer being read.
  */
 const RUN = 4096;
@@ -277,11 +277,11 @@ export class FastModelFilter {
     for (;;) {
       let count: number;
       if (isVertex) {
-        count = kernels.readVertexRun(pos + shift, n + shift, 0, RUN);
+        count = kernels.readRun(false, pos + shift, n + shift, 0, RUN);
         const xyz = new Float64Array(memory.buffer, 0, count * 3);
         for (let k = 0; k < count * 3; k += 3) sink.vertex(xyz[k]!, xyz[k + 1]!, xyz[k + 2]!);
       } else {
-        count = kernels.readTriangleRun(pos + shift, n + shift, 0, RUN);
+        count = kernels.readRun(true, pos + shift, n + shift, 0, RUN);
         const v = new Int32Array(memory.buffer, 0, count * 3);
         for (let k = 0; k < count * 3; k += 3) sink.triangle(v[k]!, v[k + 1]!, v[k + 2]!);
       }
