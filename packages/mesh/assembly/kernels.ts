@@ -436,6 +436,7 @@ function readTriangle(i: usize, end: usize, out: usize): usize {
  */
 function readNumber(start: usize, limit: usize, q: u8): usize {
   let p = start;
+  if (p >= limit) return 0;
   let neg = false;
   let c = load<u8>(p);
   if (c == 45) {

@@ -142,4 +142,18 @@ describe('FastModelFilter is independent of chunk boundaries', () => {
   it('stops at a DOCTYPE', () => {
     expect(run('<!DOCTYPE a><vertex x="1" y="2" z="3"/>', 1 << 30)).not.toContain('V1');
   });
+  it('an element cut right after a quote at the very end of the run reader\'s memory is carried, not read past', () => {
+    // The run reader copies a chunk's rest from its first vertex on behind 96 KiB of output
+    // space; a chunk of 32 KiB that starts with a vertex fills its memory to the last byte of
+    // a 64 KiB page.
+    const lead = '<vertex x="0" y="0" z="0"/>';
+    const cut = '<vertex x="1" y="2" z="';
+    for (const size of [32_768, 32_768 + 65_536]) {
+      const first = lead + ' '.repeat(size - lead.length - cut.length) + cut;
+      expect(first.length).toBe(size);
+      const doc = first + '3"/><vertex x="4" y="5" z="6"/>';
+      expect(run(doc, size)).toBe(run(doc, 1 << 30));
+      expect(run(doc, size)).toContain('V1,2,3 ');
+    }
+  });
 });
