@@ -671,3 +671,200 @@ export function gatherCorners(positions: usize, indices: usize, count: i32, corn
     store<u8>(sameCorner + <usize>i, <u8>(a == b || b == c || a == c));
   }
 }
+
+// OBJ lines (see obj.ts, whose TypeScript reader this mirrors for the common `v` and `f` lines
+// and every line it skips; any other line is declined, and the TypeScript reader reads it).
+
+/** Lines readObjLines consumed, and vertices, face indices, faces and triangles it added. */
+let objLines: i32 = 0;
+let objVertices: i32 = 0;
+let objIndices: i32 = 0;
+let objFaces: i32 = 0;
+let objTriangles: i32 = 0;
+
+export function objCounts(which: i32): i32 {
+  return which == 0 ? objLines : which == 1 ? objVertices : which == 2 ? objIndices : which == 3 ? objFaces : objTriangles;
+}
+
+@inline function isBlank(c: u8): bool {
+  return c == 32 || c == 9;
+}
+
+/**
+ * Reads whole lines from `start` (a line start) in [start, end) (`final`: end is the file's
+ * end, so the last line needs no terminator). `v` lines append x, y, z (f64) to `verts`, `f`
+ * lines their 0-based vertex indices (i32) to `indices` and their first index's position to
+ * `faces`; other lines are skipped. `nv` vertices were read before; at most `maxVerts`,
+ * `maxIndices`, `maxFaces` and `maxTriangles` more are added. Stops before a line it does not
+ * take (or that would not fit) and returns where; objCounts() tells what it added.
+ */
+export function readObjLines(
+  start: usize,
+  end: usize,
+  final: bool,
+  nv: i32,
+  verts: usize,
+  maxVerts: i32,
+  indices: usize,
+  maxIndices: i32,
+  faces: usize,
+  maxFaces: i32,
+  maxTriangles: i32,
+): usize {
+  let pos = start;
+  let lines: i32 = 0, addedVerts: i32 = 0, addedIndices: i32 = 0, addedFaces: i32 = 0, addedTriangles: i32 = 0;
+  while (pos < end) {
+    let eol = pos;
+    while (eol < end && load<u8>(eol) != 10 && load<u8>(eol) != 13) eol++;
+    // The line, or its CR LF, may go on past the window.
+    if (!final && (eol == end || (eol + 1 == end && load<u8>(eol) == 13))) break;
+    let i = pos;
+    while (i < eol && isBlank(load<u8>(i))) i++;
+    const c0 = i < eol ? load<u8>(i) : 0;
+    const sep = i + 1 < eol && isBlank(load<u8>(i + 1));
+    if (c0 == 118 && sep) {
+      if (addedVerts == maxVerts) break;
+      i += 2;
+      const v = verts + <usize>addedVerts * 24;
+      let k: i32 = 0;
+      for (; k < 3; k++) {
+        while (i < eol && isBlank(load<u8>(i))) i++;
+        const s = i;
+        while (i < eol && !isBlank(load<u8>(i))) i++;
+        if (s == i || !parseObjFloat(s, i)) break;
+        store<f64>(v + <usize>k * 8, numberValue);
+      }
+      if (k < 3) break;
+      addedVerts++;
+    } else if (c0 == 102 && sep) {
+      i += 2;
+      const first = addedIndices;
+      let ok = true;
+      for (;;) {
+        while (i < eol && isBlank(load<u8>(i))) i++;
+        if (i >= eol) break;
+        if (addedIndices == maxIndices) {
+          ok = false;
+          break;
+        }
+        // Fast path: an optional '-' and 1-9 digits, then '/', a blank or the line's end.
+        let neg = false;
+        if (load<u8>(i) == 45) {
+          neg = true;
+          i++;
+        }
+        const s = i;
+        let raw: i32 = 0;
+        while (i < eol) {
+          const d = <i32>load<u8>(i) - 48;
+          if (d < 0 || d > 9) break;
+          raw = raw * 10 + d;
+          i++;
+        }
+        if (i == s || i - s > 9 || (i < eol && load<u8>(i) != 47 && !isBlank(load<u8>(i))) || raw == 0) {
+          ok = false;
+          break;
+        }
+        const idx = neg ? nv + addedVerts - raw : raw - 1;
+        if (idx < 0) {
+          ok = false;
+          break;
+        }
+        while (i < eol && !isBlank(load<u8>(i))) i++;
+        store<i32>(indices + (<usize>addedIndices << 2), idx);
+        addedIndices++;
+      }
+      const count = addedIndices - first;
+      if (!ok || count < 3 || addedFaces == maxFaces || addedTriangles + count - 2 > maxTriangles) {
+        addedIndices = first;
+        break;
+      }
+      store<i32>(faces + (<usize>addedFaces << 2), first);
+      addedFaces++;
+      addedTriangles += count - 2;
+    }
+    // The line is taken (or skipped: vt, vn, g, o, usemtl, comments, ...).
+    lines++;
+    pos = eol;
+    if (pos < end && load<u8>(pos) == 13) pos++;
+    if (pos < end && load<u8>(pos) == 10) pos++;
+  }
+  objLines = lines;
+  objVertices = addedVerts;
+  objIndices = addedIndices;
+  objFaces = addedFaces;
+  objTriangles = addedTriangles;
+  return pos;
+}
+
+/**
+ * parseFloatBytes of numbers.ts on [s, e) into numberValue, operation for operation; false for
+ * what it would not give a finite number for, and for exponents past ±22 (there it calls
+ * `10 ** exp`, which only the TypeScript reader may do).
+ */
+function parseObjFloat(s: usize, e: usize): bool {
+  let i = s;
+  let neg = false;
+  const c = load<u8>(i);
+  if (c == 45) {
+    neg = true;
+    i++;
+  } else if (c == 43) i++;
+  let mant: f64 = 0;
+  let digits: i32 = 0;
+  let exp: i32 = 0;
+  let any = false;
+  while (i < e) {
+    const d = <i32>load<u8>(i) - 48;
+    if (d < 0 || d > 9) break;
+    any = true;
+    if (digits < 17) {
+      mant = mant * 10 + <f64>d;
+      if (mant != 0) digits++;
+    } else exp++;
+    i++;
+  }
+  if (i < e && load<u8>(i) == 46) {
+    i++;
+    while (i < e) {
+      const d = <i32>load<u8>(i) - 48;
+      if (d < 0 || d > 9) break;
+      any = true;
+      if (digits < 17) {
+        mant = mant * 10 + <f64>d;
+        if (mant != 0) digits++;
+        exp--;
+      }
+      i++;
+    }
+  }
+  if (!any) return false;
+  if (i < e && (load<u8>(i) == 101 || load<u8>(i) == 69)) {
+    i++;
+    let eneg = false;
+    if (i < e && load<u8>(i) == 45) {
+      eneg = true;
+      i++;
+    } else if (i < e && load<u8>(i) == 43) i++;
+    let x: i32 = 0;
+    let eany = false;
+    while (i < e) {
+      const d = <i32>load<u8>(i) - 48;
+      if (d < 0 || d > 9) break;
+      if (x < 10000) x = x * 10 + d;
+      eany = true;
+      i++;
+    }
+    if (!eany) return false;
+    exp += eneg ? -x : x;
+  }
+  if (i != e) return false;
+  let v: f64;
+  if (exp == 0) v = mant;
+  else if (exp > 0 && exp < 23) v = mant * pow10(exp);
+  else if (exp < 0 && exp > -23) v = mant / pow10(-exp);
+  else return false;
+  if (!isFinite(v)) return false;
+  numberValue = neg ? -v : v;
+  return true;
+}

@@ -2,19 +2,44 @@ import { MeshBuilder, type IndexedMesh } from './builder.ts';
 import { MeshError } from './errors.ts';
 import { MESH_LIMITS } from './limits.ts';
 import { parseFloatBytes } from './numbers.ts';
+import { leaseScratch } from './scratch.ts';
+
+/**
+ * OBJ bytes copied into the scratch memory per call of the line kernel (readObjLines in
+ * assembly/kernels.ts), what one call may add, and where each goes in the scratch memory.
+ */
+const WINDOW = 1 << 20;
+const RUN_VERTS = 16_384;
+const RUN_INDICES = 65_536;
+const RUN_FACES = 16_384;
+const AT_INDICES = RUN_VERTS * 24;
+const AT_FACES = AT_INDICES + RUN_INDICES * 4;
+const AT_WINDOW = AT_FACES + RUN_FACES * 4;
 
 /**
  * OBJ geometry only: v and f (any polygon size, fan-triangulated as slicers and the
  * reference do), negative indices, groups/objects/materials ignored. Faces are resolved
  * after the whole file is read so forward references work.
+ *
+ * The common lines (plain `v x y z` and `f` with integer indices) and the lines skipped are
+ * read by the line kernel; whatever it declines — and every error — is read by the
+ * TypeScript loop below, a line at a time, which is the reference the kernel mirrors.
  */
-export function parseObj(bytes: Uint8Array): IndexedMesh {
+export interface ParseObjOptions {
+  /** false: read every line in TypeScript (the reference the line kernel is tested against). */
+  lineKernel?: boolean;
+}
+
+export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): IndexedMesh {
+  const lineKernel = opts.lineKernel ?? true;
   const len = bytes.length;
   let vx = new Float64Array(3 * 4096);
   let nv = 0;
   let fIdx = new Int32Array(4096);
   let nfi = 0;
-  let fStart: number[] = [];
+  /** Where each face's indices start in fIdx. */
+  let fStart = new Int32Array(1024);
+  let nf = 0;
   let line = 0;
   let pos = 0;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
@@ -22,79 +47,141 @@ export function parseObj(bytes: Uint8Array): IndexedMesh {
     throw new MeshError('malformed', `OBJ: ${what} on line ${line}.`);
   };
   let tris = 0;
-  while (pos < len) {
-    line++;
-    let eol = pos;
-    while (eol < len && bytes[eol] !== 10 && bytes[eol] !== 13) eol++;
-    let i = pos;
-    while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
-    const c0 = bytes[i];
-    const c1 = bytes[i + 1];
-    const sep = c1 === 32 || c1 === 9;
-    if (c0 === 118 /* v */ && sep) {
-      i += 2;
-      if ((nv + 1) * 3 > vx.length) {
-        if (nv >= MESH_LIMITS.maxVertices) throw new MeshError('too-many-triangles', `The OBJ has more than ${MESH_LIMITS.maxVertices} vertices.`);
-        const n = new Float64Array(vx.length * 2);
-        n.set(vx);
-        vx = n;
-      }
-      for (let k = 0; k < 3; k++) {
-        while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        const s = i;
-        while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
-        if (s === i) fail('a vertex needs x, y and z');
-        const v = parseFloatBytes(bytes, s, i);
-        if (!Number.isFinite(v)) fail('a vertex coordinate is not a number');
-        vx[nv * 3 + k] = v;
-      }
-      nv++;
-    } else if (c0 === 102 /* f */ && sep) {
-      i += 2;
-      const start = nfi;
-      for (;;) {
-        while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
-        if (i >= eol) break;
-        if (bytes[i] === 92 /* \ continuation */) fail('line continuations are not supported');
-        const s = i;
-        while (i < eol && bytes[i] !== 47 /* / */ && bytes[i] !== 32 && bytes[i] !== 9) i++;
-        const raw = parseFloatBytes(bytes, s, i);
-        if (!Number.isInteger(raw) || raw === 0) fail('a face index is not a non-zero integer');
-        // Negative indices count back from the vertices read so far.
-        const idx = raw < 0 ? nv + raw : raw - 1;
-        if (idx < 0) fail('a relative face index points before the first vertex');
-        while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
-        if (nfi >= fIdx.length) {
-          const n = new Int32Array(fIdx.length * 2);
-          n.set(fIdx);
-          fIdx = n;
-        }
-        fIdx[nfi++] = idx;
-      }
-      const count = nfi - start;
-      if (count < 3) fail('a face needs at least 3 vertices');
-      tris += count - 2;
-      if (tris > MESH_LIMITS.maxTriangles) {
-        throw new MeshError('too-many-triangles', `The OBJ has more than ${MESH_LIMITS.maxTriangles} triangles.`);
-      }
-      fStart.push(start);
+  const lease = leaseScratch(AT_WINDOW + WINDOW);
+  const { buffer, kernels } = lease;
+  let windowFrom = 0;
+  let windowEnd = 0;
+  /** Reads lines from pos with the kernel, as long as it takes them; returns how many it took. */
+  const kernelLines = (): number => {
+    while ((nv + RUN_VERTS) * 3 > vx.length && vx.length / 3 < MESH_LIMITS.maxVertices)
+      vx = grown(vx, new Float64Array(vx.length * 2));
+    while (nfi + RUN_INDICES > fIdx.length) fIdx = grown(fIdx, new Int32Array(fIdx.length * 2));
+    while (nf + RUN_FACES + 1 > fStart.length) fStart = grown(fStart, new Int32Array(fStart.length * 2));
+    let taken = 0;
+    for (;;) {
+      if (pos < windowFrom || pos >= windowEnd) copyWindow();
+      const stop = kernels.readObjLines(
+        AT_WINDOW + (pos - windowFrom),
+        AT_WINDOW + (windowEnd - windowFrom),
+        windowEnd === len,
+        nv,
+        0,
+        Math.min(RUN_VERTS, vx.length / 3 - nv),
+        AT_INDICES,
+        RUN_INDICES,
+        AT_FACES,
+        RUN_FACES,
+        MESH_LIMITS.maxTriangles - tris,
+      );
+      const lines = kernels.objCounts(0);
+      const verts = kernels.objCounts(1);
+      const indices = kernels.objCounts(2);
+      const faces = kernels.objCounts(3);
+      vx.set(new Float64Array(buffer, 0, verts * 3), nv * 3);
+      fIdx.set(new Int32Array(buffer, AT_INDICES, indices), nfi);
+      const starts = new Int32Array(buffer, AT_FACES, faces);
+      for (let k = 0; k < faces; k++) fStart[nf + k] = nfi + starts[k]!;
+      nv += verts;
+      nfi += indices;
+      nf += faces;
+      tris += kernels.objCounts(4);
+      line += lines;
+      pos = windowFrom + (stop - AT_WINDOW);
+      taken += lines;
+      // A line that runs past the window's end is retried at the start of a new window.
+      if (lines > 0 || pos === windowFrom || windowEnd === len) return taken;
+      copyWindow();
     }
-    // Every other statement (vt, vn, g, o, usemtl, comments, ...) carries no geometry we need.
-    pos = eol;
-    if (pos < len && bytes[pos] === 13) pos++;
-    if (pos < len && bytes[pos] === 10) pos++;
+  };
+  const copyWindow = (): void => {
+    windowFrom = pos;
+    windowEnd = Math.min(len, pos + WINDOW);
+    new Uint8Array(buffer, AT_WINDOW, windowEnd - windowFrom).set(bytes.subarray(windowFrom, windowEnd));
+  };
+  try {
+    while (pos < len) {
+      if (lineKernel && kernelLines() > 0 && pos >= len) break;
+      line++;
+      let eol = pos;
+      while (eol < len && bytes[eol] !== 10 && bytes[eol] !== 13) eol++;
+      let i = pos;
+      while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
+      const c0 = bytes[i];
+      const c1 = bytes[i + 1];
+      const sep = c1 === 32 || c1 === 9;
+      if (c0 === 118 /* v */ && sep) {
+        i += 2;
+        if ((nv + 1) * 3 > vx.length) {
+          if (nv >= MESH_LIMITS.maxVertices)
+            throw new MeshError(
+              'too-many-triangles',
+              `The OBJ has more than ${MESH_LIMITS.maxVertices} vertices.`,
+            );
+          vx = grown(vx, new Float64Array(vx.length * 2));
+        }
+        for (let k = 0; k < 3; k++) {
+          while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
+          const s = i;
+          while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          if (s === i) fail('a vertex needs x, y and z');
+          const v = parseFloatBytes(bytes, s, i);
+          if (!Number.isFinite(v)) fail('a vertex coordinate is not a number');
+          vx[nv * 3 + k] = v;
+        }
+        nv++;
+      } else if (c0 === 102 /* f */ && sep) {
+        i += 2;
+        const start = nfi;
+        for (;;) {
+          while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
+          if (i >= eol) break;
+          if (bytes[i] === 92 /* \ continuation */) fail('line continuations are not supported');
+          const s = i;
+          while (i < eol && bytes[i] !== 47 /* / */ && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          const raw = parseFloatBytes(bytes, s, i);
+          if (!Number.isInteger(raw) || raw === 0) fail('a face index is not a non-zero integer');
+          // Negative indices count back from the vertices read so far.
+          const idx = raw < 0 ? nv + raw : raw - 1;
+          if (idx < 0) fail('a relative face index points before the first vertex');
+          while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          if (nfi >= fIdx.length) fIdx = grown(fIdx, new Int32Array(fIdx.length * 2));
+          fIdx[nfi++] = idx;
+        }
+        const count = nfi - start;
+        if (count < 3) fail('a face needs at least 3 vertices');
+        tris += count - 2;
+        if (tris > MESH_LIMITS.maxTriangles) {
+          throw new MeshError(
+            'too-many-triangles',
+            `The OBJ has more than ${MESH_LIMITS.maxTriangles} triangles.`,
+          );
+        }
+        if (nf + 2 > fStart.length) fStart = grown(fStart, new Int32Array(fStart.length * 2));
+        fStart[nf++] = start;
+      }
+      // Every other statement (vt, vn, g, o, usemtl, comments, ...) carries no geometry we need.
+      pos = eol;
+      if (pos < len && bytes[pos] === 13) pos++;
+      if (pos < len && bytes[pos] === 10) pos++;
+    }
+  } finally {
+    lease.release();
   }
-  if (fStart.length === 0) {
-    throw new MeshError('empty', nv === 0 ? 'The OBJ has no vertices or faces.' : 'The OBJ has vertices but no faces.');
+  if (nf === 0) {
+    throw new MeshError(
+      'empty',
+      nv === 0 ? 'The OBJ has no vertices or faces.' : 'The OBJ has vertices but no faces.',
+    );
   }
-  fStart.push(nfi);
+  fStart[nf] = nfi;
   // Only vertices a face uses enter the mesh (the builder's promise to the topology), welded in one call.
   const slot = new Int32Array(nv).fill(-1);
   const usedBits = new Float32Array(Math.min(nv, nfi) * 3);
   let nu = 0;
   for (let k = 0; k < nfi; k++) {
     const v = fIdx[k]!;
-    if (v >= nv) throw new MeshError('malformed', `OBJ: a face refers to vertex ${v + 1} but there are only ${nv}.`);
+    if (v >= nv)
+      throw new MeshError('malformed', `OBJ: a face refers to vertex ${v + 1} but there are only ${nv}.`);
     if (slot[v]! >= 0) continue;
     slot[v] = nu;
     usedBits[nu * 3] = vx[v * 3]!;
@@ -107,15 +194,19 @@ export function parseObj(bytes: Uint8Array): IndexedMesh {
     const ids = new Uint32Array(nu);
     b.weldBits(new Int32Array(usedBits.buffer, 0, nu * 3), nu, ids);
     const id = (objIndex: number): number => ids[slot[objIndex]!]!;
-    for (let f = 0; f + 1 < fStart.length; f++) {
+    for (let f = 0; f < nf; f++) {
       const s = fStart[f]!;
       const e = fStart[f + 1]!;
       const a = id(fIdx[s]!);
       for (let k = s + 1; k + 1 < e; k++) b.triangle(a, id(fIdx[k]!), id(fIdx[k + 1]!));
     }
-    fStart = [];
     return b.finish();
   } finally {
     b.dispose();
   }
+}
+
+function grown<T extends Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

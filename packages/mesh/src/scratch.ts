@@ -48,6 +48,20 @@ export interface Kernels {
   triangleSums(corners: number, sameCorner: number, count: number, cosLimit: number, state: number, flags: number, deferred: number): number;
   gatherCorners(positions: number, indices: number, count: number, corners: number, sameCorner: number): void;
   readRun(triangles: boolean, start: number, end: number, out: number, max: number): number;
+  readObjLines(
+    start: number,
+    end: number,
+    final: boolean,
+    nv: number,
+    verts: number,
+    maxVerts: number,
+    indices: number,
+    maxIndices: number,
+    faces: number,
+    maxFaces: number,
+    maxTriangles: number,
+  ): number;
+  objCounts(which: number): number;
   runStop(): number;
 }
 
