@@ -188,7 +188,9 @@ describe('designs and instant quotes', () => {
       `[data-testid=admin-design-row][data-owner="${sellerA.email}"][data-name=voron-design_cube_v7]`,
     );
     await voronRow.getByRole('button', { name: /show configurations/i }).click();
-    const config = page.getByTestId('admin-config').first();
+    // The panel slides open; work in it once it has (MUI marks the finished transition).
+    const config = page.locator('.MuiCollapse-entered [data-testid=admin-config]').first();
+    await config.waitFor({ timeout: 15_000 });
     // Chromium sometimes decides it is offline (no internet here); the app must still talk to its server.
     await page.evaluate(() => window.dispatchEvent(new Event('offline')));
     await config.getByTestId('cost-grams').fill('42');
