@@ -57,7 +57,6 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
       vx = grown(vx, new Float64Array(vx.length * 2));
     while (nfi + RUN_INDICES > fIdx.length) fIdx = grown(fIdx, new Int32Array(fIdx.length * 2));
     while (nf + RUN_FACES + 1 > fStart.length) fStart = grown(fStart, new Int32Array(fStart.length * 2));
-    let taken = 0;
     for (;;) {
       if (pos < windowFrom || pos >= windowEnd) copyWindow();
       const stop = kernels.readObjLines(
@@ -87,9 +86,8 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
       tris += kernels.objCounts(4);
       line += lines;
       pos = windowFrom + (stop - AT_WINDOW);
-      taken += lines;
       // A line that runs past the window's end is retried at the start of a new window.
-      if (lines > 0 || pos === windowFrom || windowEnd === len) return taken;
+      if (lines > 0 || pos === windowFrom || windowEnd === len) return lines;
       copyWindow();
     }
   };
