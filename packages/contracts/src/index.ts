@@ -7,3 +7,4 @@ export * from './orders.ts';
 export * from './shops.ts';
 export * from './products.ts';
 export * from './order-api.ts';
+export * from './paging.ts';
