@@ -521,6 +521,19 @@ export const apiKey = pgTable(
   (table) => [index('api_key_owner_idx').on(table.ownerId)],
 );
 
+/**
+ * The order API's per-key rate limit, shared by every process: one row per key, its current
+ * one-minute window and the requests counted in it, moved by one upsert per request. The
+ * migration makes it UNLOGGED (counters need no crash safety, and no commit waits on the WAL).
+ */
+export const apiKeyRateWindow = pgTable('api_key_rate_window', {
+  keyId: uuid('key_id')
+    .primaryKey()
+    .references(() => apiKey.id, { onDelete: 'cascade' }),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
 /** Where to tell a seller's own system about their orders (the order API's webhooks). */
 export const webhookEndpoint = pgTable('webhook_endpoint', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
