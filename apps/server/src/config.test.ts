@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import crypto from 'node:crypto';
+import { ConfigError, DEVELOPMENT_SECRET, appSecretProblem, loadConfig } from './config.ts';
+
+/** A secret as `openssl rand -hex 32` makes it. */
+const STRONG = crypto.randomBytes(32).toString('hex');
+const production = (env: Record<string, string>) =>
+  loadConfig({ NODE_ENV: 'production', APP_SECRET: STRONG, PUBLIC_URL: 'https://print.example.com', ...env });
 
 describe('loadConfig', () => {
   it('runs a local install with no settings at all', () => {
@@ -10,18 +16,64 @@ describe('loadConfig', () => {
 
   it('refuses to start production without its secret and public URL, naming the variable', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://print.example.com' })).toThrow(/APP_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40) })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: STRONG })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('refuses weak APP_SECRETs in production, saying why and how to make a good one', () => {
+    const weak: Array<[string, RegExp]> = [
+      ['a'.repeat(32), /not random enough/],
+      ['a'.repeat(64), /not random enough/],
+      ['ab'.repeat(20), /not random enough/],
+      ['0123456789abcdef'.repeat(2), /not random enough/],
+      ['abcdefghijklmnopqrstuvwxyz0123456789', /not random enough/],
+      ['x'.repeat(40), /not random enough/],
+      [DEVELOPMENT_SECRET, /public development secret/],
+    ];
+    for (const [secret, reason] of weak) {
+      expect(() => production({ APP_SECRET: secret }), secret).toThrow(ConfigError);
+      expect(() => production({ APP_SECRET: secret }), secret).toThrow(reason);
+      expect(() => production({ APP_SECRET: secret }), secret).toThrow(/APP_SECRET: .*openssl rand -hex 32/);
+    }
+    expect(() => production({ APP_SECRET: crypto.randomBytes(12).toString('hex') })).toThrow(/APP_SECRET: APP_SECRET must be at least 32 characters/);
+    expect(appSecretProblem(crypto.randomBytes(12).toString('hex'))).toMatch(/at least 32 bytes/);
+  });
+
+  it('accepts strong secrets in every usual encoding, and never a false alarm on random ones', () => {
+    expect(production({}).appSecret).toBe(STRONG);
+    expect(production({ APP_SECRET: crypto.randomBytes(32).toString('base64') }).mode).toBe('production');
+    expect(production({ APP_SECRET: 'correct horse battery staple on a quiet Tuesday' }).mode).toBe('production');
+    for (let i = 0; i < 5000; i++) {
+      for (const secret of [crypto.randomBytes(16).toString('hex'), crypto.randomBytes(24).toString('base64url'), crypto.randomUUID() + crypto.randomUUID()]) {
+        expect(appSecretProblem(secret), secret).toBeNull();
+      }
+    }
+  });
+
+  it('refuses an http PUBLIC_URL in production (its cookies would not be Secure), and allows it locally', () => {
+    expect(() => production({ PUBLIC_URL: 'http://print.example.com' })).toThrow(/PUBLIC_URL: must be https:\/\/ in production/);
+    expect(() => production({ PUBLIC_URL: 'http://localhost:3000' })).toThrow(/PUBLIC_URL: must be https/);
+    expect(production({ PUBLIC_URL: 'https://print.example.com/' }).publicUrl).toBe('https://print.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+  });
+
+  it('listens on this machine only by default outside production, anywhere HOST says, and on every interface in production', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(production({}).host).toBe('0.0.0.0');
+    expect(production({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
   });
 
   it('makes new users beta testers on a local install only, unless told otherwise', () => {
     expect(loadConfig({}).newUsersBeta).toBe(true);
     expect(loadConfig({ NODE_ENV: 'test' }).newUsersBeta).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://p.example.com' }).newUsersBeta).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: STRONG, PUBLIC_URL: 'https://p.example.com' }).newUsersBeta).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test', NEW_USERS_BETA: 'true' }).newUsersBeta).toBe(true);
   });
 
   it('never creates demo data in production', () => {
-    const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://p.example.com', SEED_DEMO_DATA: 'true' });
+    const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: STRONG, PUBLIC_URL: 'https://p.example.com', SEED_DEMO_DATA: 'true' });
     expect(config.seedDemoData).toBe(false);
   });
 

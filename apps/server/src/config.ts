@@ -23,7 +23,8 @@ const emailList = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  // No default here: outside production the server listens on loopback only (see loadConfig).
+  HOST: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('.data'),
@@ -64,6 +65,7 @@ const envSchema = z.object({
 
 export interface Config {
   readonly mode: 'development' | 'test' | 'production';
+  /** HOST, or by default 127.0.0.1 (this machine only) outside production and 0.0.0.0 in production. */
   readonly host: string;
   readonly port: number;
   /** The origin the browser uses; cookies, CSRF origin checks and links are derived from it. */
@@ -104,8 +106,41 @@ export interface Config {
   };
 }
 
-/** A fixed development secret keeps sessions across restarts locally; production must bring its own. */
-const DEVELOPMENT_SECRET = 'layerline-development-secret-do-not-use-in-production';
+/**
+ * A fixed development secret keeps sessions across restarts locally; production must bring its own,
+ * and refuses this one (it is public: it is in the source).
+ */
+export const DEVELOPMENT_SECRET = 'layerline-development-secret-do-not-use-in-production';
+
+/** Where a process listens when HOST is not set: this machine only, except in production (see docs/security.md). */
+export const DEFAULT_HOST = { production: '0.0.0.0', local: '127.0.0.1' } as const;
+
+/**
+ * Why a production APP_SECRET is refused, or null when it will do. The secret signs sessions and is
+ * the root of every key that seals stored secrets, so it must be long and unguessable: at least 32
+ * bytes, not the development secret, and random-looking — not a run or a repetition of a few
+ * characters ("aaaa…", "abab…", "abcd…"), with at least 8 distinct characters and an observed
+ * character entropy of at least 80 bits (32 random hex digits, the weakest form accepted, score 90+).
+ * `openssl rand -hex 32` always passes.
+ */
+export function appSecretProblem(secret: string): string | null {
+  if (Buffer.byteLength(secret, 'utf8') < 32) return 'must be at least 32 bytes long';
+  if (secret === DEVELOPMENT_SECRET) return 'is the public development secret from the source code';
+  const chars = [...secret];
+  const counts = new Map<string, number>();
+  for (const char of chars) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let entropyBits = 0;
+  for (const n of counts.values()) entropyBits -= n * Math.log2(n / chars.length);
+  const repeats = (secret + secret).indexOf(secret, 1) < secret.length;
+  let steps = 0;
+  for (let i = 1; i < chars.length; i++) {
+    if (Math.abs(chars[i]!.codePointAt(0)! - chars[i - 1]!.codePointAt(0)!) <= 1) steps++;
+  }
+  if (counts.size < 8 || entropyBits < 80 || repeats || steps * 2 > chars.length - 1) {
+    return 'is not random enough (a run, a repetition or too few distinct characters)';
+  }
+  return null;
+}
 
 export class ConfigError extends Error {}
 
@@ -120,15 +155,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production (32+ random characters)');
   }
+  const secretProblem = production && e.APP_SECRET ? appSecretProblem(e.APP_SECRET) : null;
+  if (secretProblem) {
+    throw new ConfigError(`Invalid configuration:\n  APP_SECRET: ${secretProblem}; generate one with \`openssl rand -hex 32\``);
+  }
   if (production && !e.PUBLIC_URL) {
     throw new ConfigError('Invalid configuration:\n  PUBLIC_URL: required in production (e.g. https://print.example.com)');
+  }
+  if (production && !e.PUBLIC_URL?.startsWith('https://')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL: must be https:// in production (session cookies are marked Secure only over https); put a TLS-terminating proxy in front',
+    );
   }
   if (e.S3_BUCKET && !(e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: also set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
   }
   return {
     mode: e.NODE_ENV,
-    host: e.HOST,
+    host: e.HOST || (production ? DEFAULT_HOST.production : DEFAULT_HOST.local),
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
