@@ -84,6 +84,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     publicUrl: config.publicUrl,
     connectSources: config.sentryDsn ? [new URL(config.sentryDsn).origin] : [],
     apiRateLimitPerMinute: limits.apiPerMinute,
+    trustProxyHops: config.trustProxyHops,
   });
   await app.register(swagger, {
     openapi: {

@@ -70,13 +70,35 @@ describe('headers (HDR-1, HDR-2, S-24)', () => {
     ];
     for (const response of responses) {
       const h = response.headers;
-      expect(h.get('strict-transport-security')).toMatch(/max-age=31536000; includeSubDomains/);
+      // This server is reached over plain http with no PUBLIC_URL: no HSTS (see "HSTS only over https").
+      expect(h.get('strict-transport-security')).toBeNull();
       expect(h.get('content-security-policy')).toContain("object-src 'none'");
       expect(h.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(h.get('x-frame-options')).toBe('DENY');
       expect(h.get('x-content-type-options')).toBe('nosniff');
       expect(h.get('referrer-policy')).toBe('no-referrer');
     }
     for (const response of responses.slice(0, 4)) expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('sends HSTS only over https: an https PUBLIC_URL, or a trusted proxy that says https; never over plain http', async () => {
+    const crawl = async (app: TestApp, headers: Record<string, string> = {}) =>
+      Promise.all(['/api/me', '/api/nope', '/dashboard', '/api/docs'].map(async (url) => (await app.client().get(url, headers)).headers));
+    // A local install over http: none, whatever a client claims in X-Forwarded-Proto (no proxy is trusted).
+    for (const h of await crawl(t, { 'x-forwarded-proto': 'https' })) expect(h.get('strict-transport-security')).toBeNull();
+
+    // Behind a TLS-terminating proxy: PUBLIC_URL is https, and the one trusted proxy says how each request came.
+    const proxied = await startTestApp({ PUBLIC_URL: 'https://print.example.com', TRUST_PROXY_HOPS: '1' });
+    try {
+      for (const h of [...(await crawl(proxied, { 'x-forwarded-proto': 'https' })), ...(await crawl(proxied))]) {
+        expect(h.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+        expect(h.get('x-frame-options')).toBe('DENY');
+      }
+      // The trusted proxy says this one came over plain http.
+      for (const h of await crawl(proxied, { 'x-forwarded-proto': 'http' })) expect(h.get('strict-transport-security')).toBeNull();
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('answers unknown API paths and malformed bodies with JSON errors', async () => {

@@ -9,7 +9,11 @@ export interface SecurityOptions {
   readonly publicUrl: string | undefined;
   readonly connectSources: readonly string[];
   readonly apiRateLimitPerMinute: number;
+  /** TRUST_PROXY_HOPS: when set, the scheme a request arrived over is the proxy's X-Forwarded-Proto. */
+  readonly trustProxyHops?: number;
 }
+
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Security headers, per-IP rate limits, CSRF refusal and no-store on the API. */
 export async function registerSecurity(app: FastifyInstance, options: SecurityOptions): Promise<void> {
@@ -34,7 +38,10 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
         'upgrade-insecure-requests': https ? [] : null,
       },
     },
-    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+    // Sent per request below, only over https (sendsHsts).
+    strictTransportSecurity: false,
+    // Agrees with frame-ancestors 'none' for browsers that know only X-Frame-Options.
+    xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
@@ -51,9 +58,22 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (sendsHsts(request, https, options.trustProxyHops ?? 0)) reply.header('Strict-Transport-Security', HSTS);
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
     refuseCrossSiteRequest(request, options.publicUrl);
   });
+}
+
+/**
+ * HSTS only for a request that reached us over https, never over plain http (HDR-1). The scheme is the
+ * socket's, or the X-Forwarded-Proto of a trusted proxy (TRUST_PROXY_HOPS); with no trusted proxy to
+ * ask, an https PUBLIC_URL is the operator's word that browsers reach us through TLS (a proxy that
+ * does not say so). A local install over http, or a spoofed X-Forwarded-Proto, gets none.
+ */
+export function sendsHsts(request: FastifyRequest, publicUrlIsHttps: boolean, trustProxyHops: number): boolean {
+  if (request.protocol === 'https') return true;
+  if (trustProxyHops > 0 && request.headers['x-forwarded-proto'] !== undefined) return false;
+  return publicUrlIsHttps;
 }
 
 /**
