@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MeshError } from './errors.ts';
+import { MESH_LIMITS } from './limits.ts';
 import { parseObj } from './obj.ts';
 
 /**
@@ -98,6 +99,34 @@ describe('OBJ line kernel = TypeScript reader', () => {
     for (const bad of ['f 1 2 1.5', 'f 1 2', 'v 1 2 x', 'f 0 1 2', 'f -99999999 1 2', 'f 1 2 3 \\']) {
       const r = expectSameAsReference(body + bad + '\n' + body);
       expect(r.ok).toBe(false);
+    }
+  });
+
+  it('a face index past the vertex limit is refused on its line, never wrapped to 32 bits', () => {
+    const tetra = (index: string) => `v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf ${index} 2 3\nf 1 2 4\nf 2 3 4\nf 3 1 4\n`;
+    // 2^32 + 1 once wrapped to vertex 1 (a valid-looking model), 2^53 and 3e9 to negative slots.
+    for (const index of ['4294967297', '9007199254740992', '3000000000', '4000001', '999999999', '4294967297/1/1']) {
+      const shown = index.split('/')[0];
+      expect(expectSameAsReference(tetra(index))).toEqual({
+        ok: false,
+        error: `malformed: OBJ: face index ${shown} is out of range (a model has at most ${MESH_LIMITS.maxVertices} vertices) on line 5.`,
+      });
+    }
+    // At the limit itself the index is in range: only the vertices actually read decide.
+    expect(expectSameAsReference(tetra(String(MESH_LIMITS.maxVertices)))).toEqual({
+      ok: false,
+      error: `malformed: OBJ: a face refers to vertex ${MESH_LIMITS.maxVertices} but there are only 4.`,
+    });
+  });
+
+  it('an out-of-range index far into a big file names its line, kernel or not', () => {
+    const body = Array.from({ length: 60_000 }, (_, n) => `v ${n} ${n % 13} ${n % 7}\nf ${n + 1} ${n + 1} ${n + 1}\n`).join('');
+    for (const index of ['4294967297', '5000000']) {
+      const r = expectSameAsReference(`${body}f 1 2 ${index}\n${body}`);
+      expect(r).toEqual({
+        ok: false,
+        error: `malformed: OBJ: face index ${index} is out of range (a model has at most ${MESH_LIMITS.maxVertices} vertices) on line 120001.`,
+      });
     }
   });
 });

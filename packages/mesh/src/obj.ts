@@ -31,7 +31,7 @@ export interface ParseObjOptions {
 }
 
 export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): IndexedMesh {
-  const lineKernel = opts.lineKernel ?? true;
+  let lineKernel = opts.lineKernel ?? true;
   const len = bytes.length;
   let vx = new Float64Array(3 * 4096);
   let nv = 0;
@@ -76,8 +76,17 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
       const verts = kernels.objCounts(1);
       const indices = kernels.objCounts(2);
       const faces = kernels.objCounts(3);
+      // The kernel takes indices of up to 9 digits; one past the vertex limit is refused on its
+      // line by the reader below, so this call's lines are left to it (the file fails there).
+      const added = new Int32Array(buffer, AT_INDICES, indices);
+      for (let k = 0; k < indices; k++) {
+        if (added[k]! >= MESH_LIMITS.maxVertices) {
+          lineKernel = false;
+          return 0;
+        }
+      }
       vx.set(new Float64Array(buffer, 0, verts * 3), nv * 3);
-      fIdx.set(new Int32Array(buffer, AT_INDICES, indices), nfi);
+      fIdx.set(added, nfi);
       const starts = new Int32Array(buffer, AT_FACES, faces);
       for (let k = 0; k < faces; k++) fStart[nf + k] = nfi + starts[k]!;
       nv += verts;
@@ -138,6 +147,11 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
           while (i < eol && bytes[i] !== 47 /* / */ && bytes[i] !== 32 && bytes[i] !== 9) i++;
           const raw = parseFloatBytes(bytes, s, i);
           if (!Number.isInteger(raw) || raw === 0) fail('a face index is not a non-zero integer');
+          // No model can reach past the vertex limit; checked before the index is stored as 32 bits,
+          // where 4294967297 would wrap to 1 and 2^53 to -1.
+          if (raw > MESH_LIMITS.maxVertices) {
+            fail(`face index ${String.fromCharCode(...bytes.subarray(s, Math.min(i, s + 40)))} is out of range (a model has at most ${MESH_LIMITS.maxVertices} vertices)`);
+          }
           // Negative indices count back from the vertices read so far.
           const idx = raw < 0 ? nv + raw : raw - 1;
           if (idx < 0) fail('a relative face index points before the first vertex');
