@@ -8,3 +8,4 @@ export * from './shops.ts';
 export * from './products.ts';
 export * from './order-api.ts';
 export * from './paging.ts';
+export * from './countries.ts';

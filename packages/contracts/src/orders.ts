@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from './paging.ts';
 
 /**
  * The order lifecycle (docs/order-lifecycle.md). The server's transitions table is the only place
@@ -126,12 +127,11 @@ export const orderSummarySchema = orderSchema.omit({ items: true, events: true }
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-export const orderListSchema = z.object({
-  items: z.array(orderSummarySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+/**
+ * A page of orders, newest placed first (keyset paging: pass `nextCursor` back as `cursor`). No
+ * total: counting a million rows for every page would cost more than the page (docs/order-lifecycle.md).
+ */
+export const orderListSchema = pageSchema(orderSummarySchema);
 export type OrderList = z.infer<typeof orderListSchema>;
 
 /** POST /api/orders/:id/status. */

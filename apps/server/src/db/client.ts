@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -42,7 +43,8 @@ export async function openDatabase(
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const unlock = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(path.join(dataDir, 'pglite'));
+    // pg_trgm: the orders' substring search index (migration 0007).
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return {

@@ -434,11 +434,22 @@ export const order = pgTable(
     placedAt: timestamp('placed_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What the order lists search, lower-cased, one field a line: the order number, the buyer's
+     * name, then each item's SKU and title. Written with the order (none of these change after).
+     */
+    searchText: text('search_text').notNull().default(''),
   },
   (table) => [
     uniqueIndex('order_channel_external_idx').on(table.channel, table.externalId),
     index('order_owner_created_idx').on(table.ownerId, table.createdAt),
-    index('order_status_idx').on(table.status),
+    // The order lists (newest placed first, keyset on (placed_at, id)): a seller's, by status, and everyone's.
+    index('order_owner_placed_idx').on(table.ownerId, table.placedAt, table.id),
+    index('order_owner_status_placed_idx').on(table.ownerId, table.status, table.placedAt, table.id),
+    index('order_placed_idx').on(table.placedAt, table.id),
+    index('order_status_placed_idx').on(table.status, table.placedAt, table.id),
+    // Substring search (buyer, order number, SKU) with pg_trgm, in PostgreSQL and PGlite alike.
+    index('order_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')),
   ],
 );
 

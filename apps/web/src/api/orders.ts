@@ -7,7 +7,8 @@ export interface OrderFilter {
   search: string;
   from: string;
   to: string;
-  page: number;
+  /** The page's cursor (keyset paging; undefined: the first page). */
+  cursor: string | undefined;
   limit: number;
 }
 
@@ -19,7 +20,8 @@ export const orderKeys = {
 };
 
 function query(filter: OrderFilter): string {
-  const params = new URLSearchParams({ page: String(filter.page), limit: String(filter.limit) });
+  const params = new URLSearchParams({ limit: String(filter.limit) });
+  if (filter.cursor) params.set('cursor', filter.cursor);
   if (filter.status) params.set('status', filter.status);
   if (filter.search) params.set('search', filter.search);
   if (filter.from) params.set('from', filter.from);

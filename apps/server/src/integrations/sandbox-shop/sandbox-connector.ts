@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ShippingAddress } from '@layerline/contracts';
 import type {
   MarketplaceListing,
@@ -17,8 +17,10 @@ import type {
  *   order (`SBX-<1000+n>`), the previous one again (the overlap real marketplaces have), and on
  *   every 5th call the order before that again, now cancelled;
  * - orders numbered n % 6 === 0 contain the unmatched SKU, so they arrive on hold;
- * - simulateOrder makes an order arrive now (`SBX-SIM-<sequence>`), without the unmatched SKU
- *   unless asked.
+ * - an order is never placed in the future: order n is placed n minutes after the shop opened,
+ *   or now when that minute has not come yet (a shop synced more often than once a minute);
+ * - simulateOrder makes a new order arrive now (`SBX-SIM-<sequence>-<8 random characters>`: every
+ *   call is a different order, however many run at once), without the unmatched SKU unless asked.
  */
 export interface SandboxProduct {
   readonly listingId: string;
@@ -197,17 +199,18 @@ export function sandboxOrder(
 
 /**
  * Order number n of a shop's stream, placed n minutes after the shop opened (the connection's
- * `settings.openedAt`, else 2025-01-01).
+ * `settings.openedAt`, else 2025-01-01), but never after `now`.
  */
 export function sandboxStreamOrder(
   shopId: string,
   n: number,
   cancelled = false,
   openedAt = EPOCH,
+  now: number = Date.now(),
 ): MarketplaceOrder {
   return sandboxOrder(shopId, `SBX-${1000 + n}`, {
     includeUnmatched: n % 6 === 0,
-    placedAt: new Date(openedAt + n * 60_000),
+    placedAt: new Date(Math.min(openedAt + n * 60_000, now)),
     cancelled,
   });
 }
@@ -218,9 +221,10 @@ function openedAtOf(credentials: ShopCredentials): number {
   return Number.isFinite(time) ? time : EPOCH;
 }
 
-export function createSandboxConnector(): SimulatingConnector & {
+export function createSandboxConnector(clock: { now?: () => number } = {}): SimulatingConnector & {
   readonly shipped: Map<string, TrackingUpdate>;
 } {
+  const now = clock.now ?? Date.now;
   /** Tracking pushed to the sandbox, by '<shop>:<order>' (in memory: the sandbox has no back end). */
   const shipped = new Map<string, TrackingUpdate>();
   return {
@@ -251,10 +255,11 @@ export function createSandboxConnector(): SimulatingConnector & {
       const opened = openedAtOf(credentials);
       const last = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 0;
       const n = last + 1;
+      const at = now();
       const orders: MarketplaceOrder[] = [];
-      if (last >= 1) orders.push(sandboxStreamOrder(shop, last, false, opened)); // the overlap: delivered again
-      orders.push(sandboxStreamOrder(shop, n, false, opened));
-      if (n % 5 === 0 && n - 2 >= 1) orders.push(sandboxStreamOrder(shop, n - 2, true, opened)); // the buyer cancelled
+      if (last >= 1) orders.push(sandboxStreamOrder(shop, last, false, opened, at)); // the overlap: delivered again
+      orders.push(sandboxStreamOrder(shop, n, false, opened, at));
+      if (n % 5 === 0 && n - 2 >= 1) orders.push(sandboxStreamOrder(shop, n - 2, true, opened, at)); // the buyer cancelled
       return { orders, nextCursor: String(n) };
     },
 
@@ -270,9 +275,12 @@ export function createSandboxConnector(): SimulatingConnector & {
       credentials: ShopCredentials,
       options: { sequence: number; includeUnmatched: boolean },
     ): Promise<MarketplaceOrder> {
-      return sandboxOrder(credentials.externalShopId, `SBX-SIM-${options.sequence}`, {
+      // The sequence is the caller's clock: two simulations in one millisecond share it, so a random
+      // suffix keeps them two orders (with one id, the second would be a duplicate of the first).
+      const unique = randomBytes(6).toString('base64url');
+      return sandboxOrder(credentials.externalShopId, `SBX-SIM-${options.sequence}-${unique}`, {
         includeUnmatched: options.includeUnmatched,
-        placedAt: new Date(),
+        placedAt: new Date(now()),
       });
     },
   };

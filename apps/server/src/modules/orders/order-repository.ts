@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { OrderStatus } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import {
@@ -72,7 +72,9 @@ export interface OrderListFilter {
   search: string;
   from: Date | null;
   to: Date | null;
-  page: number;
+  /** The sort key of the previous page's last row: placed_at (ISO, microseconds) and id. */
+  after: readonly [placedAt: string, id: string] | null;
+  /** Rows to read (the service asks one more than it shows, to know whether a next page exists). */
   limit: number;
 }
 
@@ -81,9 +83,11 @@ export interface OrderSummaryRow {
   ownerEmail: string;
   shopName: string | null;
   itemCount: number;
+  /** placed_at at the database's full (microsecond) precision, UTC ISO: the cursor's key. */
+  placedKey: string;
 }
 
-export interface OrderDetailRow extends OrderSummaryRow {
+export interface OrderDetailRow extends Omit<OrderSummaryRow, 'placedKey'> {
   items: (OrderItemRow & { productName: string | null; variantName: string | null })[];
   events: {
     id: string;
@@ -96,34 +100,24 @@ export interface OrderDetailRow extends OrderSummaryRow {
   }[];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const escapeLike = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** What the lists search (order.search_text): order number, buyer, each item's SKU and title, one a line. */
+export function searchTextOf(newOrder: Pick<NewOrder, 'externalId' | 'customerName'>, items: readonly Pick<NewOrderItem, 'sku' | 'title'>[]): string {
+  return [newOrder.externalId, newOrder.customerName, ...items.flatMap((item) => [item.sku, item.title])].join('\n').toLowerCase();
+}
 
 /** Orders, their items and their status history. Only this file touches those tables. */
 export function createOrderRepository(db: Database) {
-  async function summaries(
-    where: ReturnType<typeof and>,
-    page: number,
-    limit: number,
-  ): Promise<{ items: OrderSummaryRow[]; total: number }> {
-    const itemCount = sql<number>`(select count(*)::int from "order_item" where "order_item"."order_id" = "order"."id")`;
-    const rows = await db
-      .select({ order, ownerEmail: user.email, shopName: shopConnection.name, itemCount })
-      .from(order)
-      .innerJoin(user, eq(user.id, order.ownerId))
-      .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
-      .where(where)
-      .orderBy(desc(order.placedAt), desc(order.id))
-      .limit(limit)
-      .offset((page - 1) * limit);
-    const [totalRow] = await db
-      .select({ total: count() })
-      .from(order)
-      .innerJoin(user, eq(user.id, order.ownerId))
-      .where(where);
-    return {
-      items: rows.map((row) => ({ ...row, itemCount: Number(row.itemCount) })),
-      total: totalRow?.total ?? 0,
-    };
+  const placedKey = sql<string>`to_char(${order.placedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  const itemCount = sql<number>`(select count(*)::int from "order_item" where "order_item"."order_id" = "order"."id")`;
+
+  /** Sellers whose email matches an admin's search (a small table; at most 100 of them). */
+  async function ownersMatching(pattern: string): Promise<string[]> {
+    const rows = await db.select({ id: user.id }).from(user).where(ilike(user.email, pattern)).limit(100);
+    return rows.map((row) => row.id);
   }
 
   return {
@@ -140,7 +134,7 @@ export function createOrderRepository(db: Database) {
       return db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(order)
-          .values(newOrder)
+          .values({ ...newOrder, searchText: searchTextOf(newOrder, items) })
           .onConflictDoNothing({ target: [order.channel, order.externalId] })
           .returning({ id: order.id });
         if (inserted) {
@@ -244,24 +238,45 @@ export function createOrderRepository(db: Database) {
       };
     },
 
-    async list(filter: OrderListFilter): Promise<{ items: OrderSummaryRow[]; total: number }> {
-      const pattern = filter.search ? escapeLike(filter.search) : null;
-      const where = and(
-        filter.ownerId ? eq(order.ownerId, filter.ownerId) : undefined,
-        filter.status ? eq(order.status, filter.status) : undefined,
-        filter.from ? gte(order.placedAt, filter.from) : undefined,
-        filter.to ? lt(order.placedAt, filter.to) : undefined,
-        pattern
-          ? or(
-              ilike(order.externalId, pattern),
-              ilike(order.customerName, pattern),
-              ilike(user.email, pattern),
-              sql`${order.id}::text = ${filter.search}`,
-              sql`exists (select 1 from "order_item" oi where oi."order_id" = "order"."id" and (oi."sku" ilike ${pattern} or oi."title" ilike ${pattern}))`,
-            )
-          : undefined,
-      );
-      return summaries(where, filter.page, filter.limit);
+    /**
+     * One page of orders, newest placed first, after `filter.after` (keyset: every page costs what
+     * the first costs). Each filter has its index: (owner, placed, id), (owner, status, placed, id),
+     * (placed, id), (status, placed, id); the search a trigram index on search_text, plus (for
+     * admins) the sellers whose email matches and an exact order id.
+     */
+    async list(filter: OrderListFilter): Promise<OrderSummaryRow[]> {
+      const search = filter.search.trim();
+      const pattern = search ? escapeLike(search) : null;
+      let searchCondition: SQL | undefined;
+      if (pattern) {
+        const arms: SQL[] = [ilike(order.searchText, pattern)];
+        if (UUID.test(search)) arms.push(eq(order.id, search.toLowerCase()));
+        if (!filter.ownerId) {
+          const owners = await ownersMatching(pattern);
+          if (owners.length > 0) arms.push(inArray(order.ownerId, owners));
+        }
+        searchCondition = or(...arms);
+      }
+      const rows = await db
+        .select({ order, ownerEmail: user.email, shopName: shopConnection.name, itemCount, placedKey })
+        .from(order)
+        .innerJoin(user, eq(user.id, order.ownerId))
+        .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
+        .where(
+          and(
+            filter.ownerId ? eq(order.ownerId, filter.ownerId) : undefined,
+            filter.status ? eq(order.status, filter.status) : undefined,
+            filter.from ? gte(order.placedAt, filter.from) : undefined,
+            filter.to ? lt(order.placedAt, filter.to) : undefined,
+            filter.after
+              ? sql`(${order.placedAt}, ${order.id}) < (${filter.after[0]}::timestamptz, ${filter.after[1]}::uuid)`
+              : undefined,
+            searchCondition,
+          ),
+        )
+        .orderBy(desc(order.placedAt), desc(order.id))
+        .limit(filter.limit);
+      return rows.map((row) => ({ ...row, itemCount: Number(row.itemCount) }));
     },
 
     /**

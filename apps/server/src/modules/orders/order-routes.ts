@@ -8,6 +8,7 @@ import {
   orderListSchema,
   orderSchema,
   orderStatusChangeInputSchema,
+  pageQueryFields,
   trackingInputSchema,
 } from '@layerline/contracts';
 import { AppError } from '../../errors.ts';
@@ -29,8 +30,7 @@ const listQuery = z
     from: dateParam.optional(),
     /** Placed on or before this day (UTC). */
     to: dateParam.optional(),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(25),
+    ...pageQueryFields(25),
     targetUserId: z.string().max(100).optional(),
   })
   .strict();
@@ -42,7 +42,7 @@ function options(q: ListQuery): OrderListOptions {
     search: q.search,
     from: q.from ?? null,
     to: q.to ? new Date(q.to.getTime() + 24 * 3600 * 1000) : null,
-    page: q.page,
+    cursor: q.cursor,
     limit: q.limit,
   };
 }

@@ -7,6 +7,7 @@ import {
   type OrderSummary,
 } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
+import { decodeCursor, pageFrom } from '../../platform/keyset-cursor.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import { canTransition, TransitionError } from './order-lifecycle.ts';
 import type {
@@ -51,8 +52,23 @@ export interface OrderListOptions {
   search: string;
   from: Date | null;
   to: Date | null;
-  page: number;
+  /** The previous page's `nextCursor` (absent: the first page). */
+  cursor: string | undefined;
   limit: number;
+}
+
+const PLACED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The order lists' cursor: [placed_at with microseconds, id]; anything else is a 400, never a 500. */
+function afterOf(cursor: string | undefined): readonly [string, string] | null {
+  const key = decodeCursor(cursor, ['string', 'string']);
+  if (!key) return null;
+  const [placed, id] = key as [string, string];
+  if (!PLACED_KEY.test(placed) || Number.isNaN(Date.parse(placed)) || !UUID.test(id)) {
+    throw new AppError('bad-request', 'This page link is not valid; start from the first page');
+  }
+  return [placed, id];
 }
 
 /** Which variant each SKU maps to: the seller's variant with that SKU, else a listing linked by hand. */
@@ -79,7 +95,7 @@ export type SkuMatcher = ReturnType<typeof createSkuMatcher>;
 
 const iso = (date: Date): string => date.toISOString();
 
-function summaryDto(row: OrderSummaryRow): OrderSummary {
+function summaryDto(row: Omit<OrderSummaryRow, 'placedKey'>): OrderSummary {
   const o = row.order;
   return {
     id: o.id,
@@ -268,6 +284,12 @@ export function createOrderService(deps: {
     return get(viewer, orderId);
   }
 
+  async function list(ownerId: string | null, options: OrderListOptions): Promise<OrderList> {
+    const { cursor, limit, ...filters } = options;
+    const rows = await repository.list({ ownerId, ...filters, after: afterOf(cursor), limit: limit + 1 });
+    return pageFrom(rows, limit, (row) => [row.placedKey, row.order.id], summaryDto);
+  }
+
   return {
     /** Subscribes to every committed status change (creation included, with `from: null`), at least once. */
     onStatusChange(listener: OrderStatusListener): void {
@@ -284,24 +306,14 @@ export function createOrderService(deps: {
     get,
     changeStatus,
 
+    /** A page of the seller's orders, newest placed first. */
     async listForOwner(ownerId: string, options: OrderListOptions): Promise<OrderList> {
-      const result = await repository.list({ ownerId, ...options });
-      return {
-        items: result.items.map(summaryDto),
-        total: result.total,
-        page: options.page,
-        limit: options.limit,
-      };
+      return list(ownerId, options);
     },
 
+    /** A page of every seller's orders (admins), newest placed first. */
     async listAll(options: OrderListOptions): Promise<OrderList> {
-      const result = await repository.list({ ownerId: null, ...options });
-      return {
-        items: result.items.map(summaryDto),
-        total: result.total,
-        page: options.page,
-        limit: options.limit,
-      };
+      return list(null, options);
     },
 
     /**

@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -14,6 +13,8 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { ORDER_STATUSES, type OrderStatus } from '@layerline/contracts';
 import { useOrders } from '../../../api/orders.ts';
+import { CursorPager } from '../../../components/CursorPager.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { useDebouncedValue } from '../designs/use-debounced-value.ts';
 import { OrderDetailDialog } from './OrderDetailDialog.tsx';
 import { date, money, statusColor, statusLabel } from './order-format.ts';
@@ -27,12 +28,12 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
   const [search, setSearch] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [page, setPage] = useState(1);
   const debounced = useDebouncedValue(search.trim(), 300);
-  const orders = useOrders({ status, search: debounced, from, to, page, limit: PAGE_SIZE }, scope);
+  // Keyset pages: any change of the filters starts again at the first page.
+  const pages = useCursorPages(JSON.stringify([scope, status, debounced, from, to]));
+  const orders = useOrders({ status, search: debounced, from, to, cursor: pages.cursor, limit: PAGE_SIZE }, scope);
   const { orderId, openOrder, closeOrder } = useOrderParam();
-  const pages = orders.data ? Math.max(1, Math.ceil(orders.data.total / PAGE_SIZE)) : 1;
-  const reset = () => setPage(1);
+  const empty = orders.data !== undefined && orders.data.items.length === 0 && pages.pageNumber === 1;
 
   return (
     <Box>
@@ -41,14 +42,14 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
           size="small"
           label={scope === 'admin' ? 'Search order, buyer, SKU or seller' : 'Search order, buyer or SKU'}
           value={search}
-          onChange={(e) => (setSearch(e.target.value), reset())}
+          onChange={(e) => setSearch(e.target.value)}
         />
         <TextField
           size="small"
           select
           label="Status"
           value={status}
-          onChange={(e) => (setStatus(e.target.value as OrderStatus | ''), reset())}
+          onChange={(e) => setStatus(e.target.value as OrderStatus | '')}
         >
           <MenuItem value="">Any status</MenuItem>
           {ORDER_STATUSES.map((s) => (
@@ -62,7 +63,7 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
           type="date"
           label="From"
           value={from}
-          onChange={(e) => (setFrom(e.target.value), reset())}
+          onChange={(e) => setFrom(e.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
@@ -70,20 +71,20 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
           type="date"
           label="To"
           value={to}
-          onChange={(e) => (setTo(e.target.value), reset())}
+          onChange={(e) => setTo(e.target.value)}
           slotProps={{ inputLabel: { shrink: true } }}
         />
       </Box>
       {orders.isFetching ? <LinearProgress sx={{ mb: 1 }} /> : null}
       {orders.isError ? <Alert severity="error">{orders.error.message}</Alert> : null}
-      {orders.data?.total === 0 ? (
+      {empty ? (
         <Alert severity="info">
           {debounced || status || from || to
             ? 'No order matches these filters.'
             : 'No orders yet. They appear here as soon as a shop sends one.'}
         </Alert>
       ) : null}
-      {orders.data && orders.data.total > 0 ? (
+      {orders.data && orders.data.items.length > 0 ? (
         <TableContainer>
           <Table size="small" aria-label="Orders">
             <TableHead>
@@ -134,9 +135,7 @@ export function OrdersView({ scope }: { scope: 'mine' | 'admin' }) {
           </Table>
         </TableContainer>
       ) : null}
-      {pages > 1 ? (
-        <Pagination sx={{ mt: 2 }} count={pages} page={page} onChange={(_, p) => setPage(p)} />
-      ) : null}
+      <CursorPager pages={pages} nextCursor={orders.data?.nextCursor} label="Pages of orders" />
       <OrderDetailDialog orderId={orderId} onClose={closeOrder} admin={scope === 'admin'} />
     </Box>
   );

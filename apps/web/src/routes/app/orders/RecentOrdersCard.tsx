@@ -11,7 +11,7 @@ import { date, money, statusColor, statusLabel } from './order-format.ts';
 
 /** The dashboard's "Recent orders": the latest five, each linking to its page on /orders. */
 export function RecentOrdersCard() {
-  const orders = useOrders({ status: '', search: '', from: '', to: '', page: 1, limit: 5 });
+  const orders = useOrders({ status: '', search: '', from: '', to: '', cursor: undefined, limit: 5 });
   return (
     <Card variant="outlined" data-testid="recent-orders">
       <CardContent>

@@ -1,4 +1,4 @@
-import { manualOrderInputSchema, shippingAddressSchema, type ShippingAddress } from '@layerline/contracts';
+import { manualOrderInputSchema, shippingAddressInputSchema, type ShippingAddress } from '@layerline/contracts';
 import type { ManualOrderRequest } from '../../../api/order-api.ts';
 
 export type AddressField = keyof ShippingAddress;
@@ -64,7 +64,7 @@ export function validateManualOrder(
     return { sku: line.sku.trim(), quantity };
   });
   if (items.length === 0) errors.items = 'Add at least one item';
-  const parsedAddress = shippingAddressSchema.safeParse(address);
+  const parsedAddress = shippingAddressInputSchema.safeParse(address);
   if (!parsedAddress.success) {
     for (const issue of parsedAddress.error.issues) {
       const key = `shippingAddress.${String(issue.path[0])}`;
