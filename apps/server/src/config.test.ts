@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
-import { ConfigError, DEVELOPMENT_SECRET, appSecretProblem, loadConfig } from './config.ts';
+import { ConfigError, DEVELOPMENT_SECRET, appSecretProblem, listensOnLoopbackOnly, loadConfig } from './config.ts';
 
 /** A secret as `openssl rand -hex 32` makes it. */
 const STRONG = crypto.randomBytes(32).toString('hex');
@@ -63,6 +63,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(production({}).host).toBe('0.0.0.0');
     expect(production({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+  });
+
+  it('tells a loopback HOST (no warning about demo accounts) from one a network can reach', () => {
+    for (const host of ['127.0.0.1', '127.0.1.1', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1']) expect(listensOnLoopbackOnly(host), host).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'print.example.com', '127.0.0.1.example.com']) expect(listensOnLoopbackOnly(host), host).toBe(false);
   });
 
   it('makes new users beta testers on a local install only, unless told otherwise', () => {

@@ -142,6 +142,12 @@ export function appSecretProblem(secret: string): string | null {
   return null;
 }
 
+/** Whether HOST lets only this machine in (127.0.0.0/8, ::1, localhost); anything else reaches a network. */
+export function listensOnLoopbackOnly(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -1,20 +1,87 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AppContext } from './app-context.ts';
 import { demoVaseStl } from './demo-model.ts';
 import { SANDBOX_MATCHABLE_SKUS } from './integrations/sandbox-shop/sandbox-connector.ts';
 
-/** Demo accounts for a local install. Never created in production (see config.seedDemoData). */
+/**
+ * Demo accounts for a local install. Never created in production (see config.seedDemoData). Their
+ * passwords are not in the source: each installation generates its own (demoPasswords).
+ */
 export const DEMO_ACCOUNTS = {
-  seller: { email: 'seller@demo.layerline.local', password: 'demo-seller-print-farm', name: 'Dana Demo', businessName: 'Demo Prints Co.' },
-  admin: { email: 'admin@demo.layerline.local', password: 'demo-admin-print-farm', name: 'Alex Admin', businessName: 'Layerline Farm' },
+  seller: { email: 'seller@demo.layerline.local', name: 'Dana Demo', businessName: 'Demo Prints Co.' },
+  admin: { email: 'admin@demo.layerline.local', name: 'Alex Admin', businessName: 'Layerline Farm' },
 } as const;
 
-export async function seedDemoData(context: AppContext): Promise<void> {
-  for (const demo of Object.values(DEMO_ACCOUNTS)) {
-    if (await context.users.findIdByEmail(demo.email)) continue;
-    await context.auth.api.signUpEmail({
-      body: { email: demo.email, password: demo.password, name: demo.name, businessName: demo.businessName },
+export type DemoRole = keyof typeof DEMO_ACCOUNTS;
+export type DemoPasswords = Record<DemoRole, string>;
+
+/** The file, in the data directory, that keeps this installation's demo passwords (mode 0600). */
+export const DEMO_PASSWORDS_FILE = 'demo-accounts.json';
+
+const DEMO_ROLES = Object.keys(DEMO_ACCOUNTS) as DemoRole[];
+
+/** This installation's demo passwords as they were generated, or undefined before the first start (tests, e2e). */
+export function readDemoPasswords(dataDir: string): DemoPasswords | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(path.join(dataDir, DEMO_PASSWORDS_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const record = parsed as Partial<Record<DemoRole, unknown>> | null;
+  if (!record || DEMO_ROLES.some((role) => typeof record[role] !== 'string' || (record[role] as string).length < 16)) return undefined;
+  return Object.fromEntries(DEMO_ROLES.map((role) => [role, record[role] as string])) as DemoPasswords;
+}
+
+/**
+ * This installation's demo passwords: generated at random (120 bits each) at the first start, kept in
+ * DATA_DIR/demo-accounts.json readable by the owner only, and the same at every later start. A missing
+ * or damaged file gets new passwords (seedDemoData then moves the accounts to them).
+ */
+export function demoPasswords(dataDir: string): DemoPasswords {
+  const file = path.join(dataDir, DEMO_PASSWORDS_FILE);
+  const existing = readDemoPasswords(dataDir);
+  if (existing) {
+    fs.chmodSync(file, 0o600);
+    return existing;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const fresh = Object.fromEntries(DEMO_ROLES.map((role) => [role, crypto.randomBytes(15).toString('base64url')])) as DemoPasswords;
+  const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(temporary, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  fs.renameSync(temporary, file);
+  return fresh;
+}
+
+/** Whether any demo account exists in this database (whether or not this start seeds them). */
+export async function demoAccountsExist(context: AppContext): Promise<boolean> {
+  for (const role of DEMO_ROLES) if (await context.users.findIdByEmail(DEMO_ACCOUNTS[role].email)) return true;
+  return false;
+}
+
+/**
+ * Creates the demo accounts with this installation's passwords, or moves existing ones to them: an
+ * install from before per-installation passwords (whose demo passwords were public), or a database
+ * kept while the data directory was replaced. Moving a password ends the account's sessions.
+ */
+export async function seedDemoData(context: AppContext, passwords: DemoPasswords): Promise<void> {
+  for (const role of DEMO_ROLES) {
+    const demo = DEMO_ACCOUNTS[role];
+    const password = passwords[role];
+    const existingId = await context.users.findIdByEmail(demo.email);
+    if (existingId) {
+      await takeDemoPassword(context, existingId, password);
+      continue;
+    }
+    const created = await context.auth.api.signUpEmail({
+      body: { email: demo.email, password, name: demo.name, businessName: demo.businessName },
     });
+    // Sign-up also signs in; nobody holds the seeder's session, so it ends now (demo accounts get
+    // sessions only by signing in, which expire like any other).
+    await context.sessions.deleteAllOf(created.user.id);
   }
   await context.accounts.grantConfiguredAdmins([DEMO_ACCOUNTS.admin.email]);
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
@@ -59,4 +126,14 @@ async function seedDemoShop(context: AppContext, sellerId: string): Promise<void
   const shop = await context.shops.connectSandbox(sellerId);
   await context.shops.sync(shop.id, { listings: false, orders: true });
   await context.shops.simulateOrder(actor, shop.id, false);
+}
+
+async function takeDemoPassword(context: AppContext, userId: string, password: string): Promise<void> {
+  const auth = await context.auth.$context;
+  const stored = await context.users.passwordHash(userId);
+  if (stored && (await auth.password.verify({ hash: stored, password }))) return;
+  const hash = await auth.password.hash(password);
+  if (stored) await auth.internalAdapter.updatePassword(userId, hash);
+  else await auth.internalAdapter.linkAccount({ userId, providerId: 'credential', accountId: userId, password: hash });
+  await auth.internalAdapter.deleteUserSessions(userId);
 }
