@@ -81,7 +81,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
   const orderApiModule = createOrderApiModule({
     db,
     appSecret: config.appSecret,
-    mode: config.mode,
+    allowLocalWebhookReceivers: config.allowLocalWebhookReceivers,
     audit,
     ingestion: { ingest: (input) => orderIngestion.ingest(input) },
     orders: { get: (viewer, orderId) => orders.get(viewer, orderId) },

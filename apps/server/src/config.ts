@@ -42,6 +42,7 @@ const envSchema = z.object({
   ANALYTICS_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   AUTH_RATE_LIMIT: booleanFlag,
+  ALLOW_LOCAL_WEBHOOK_RECEIVERS: booleanFlag,
   WEB_DIST_DIR: z.string().optional(),
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
@@ -84,6 +85,8 @@ export interface Config {
   readonly stripePublishableKey: string | null;
   /** Rate limits on sign-in and sign-up; always on outside tests, where suites turn them on per case. */
   readonly authRateLimit: boolean;
+  /** Order API webhooks to http:// and local/private addresses (a test receiver); off by default, refused in production. */
+  readonly allowLocalWebhookReceivers: boolean;
   readonly webDistDir: string;
   /** Local-disk file storage root (designs, thumbnails, G-code). */
   readonly storageDir: string;
@@ -165,6 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (secretProblem) {
     throw new ConfigError(`Invalid configuration:\n  APP_SECRET: ${secretProblem}; generate one with \`openssl rand -hex 32\``);
   }
+  if (production && e.ALLOW_LOCAL_WEBHOOK_RECEIVERS) {
+    throw new ConfigError('Invalid configuration:\n  ALLOW_LOCAL_WEBHOOK_RECEIVERS: not allowed in production (webhooks would reach internal addresses)');
+  }
   if (production && !e.PUBLIC_URL) {
     throw new ConfigError('Invalid configuration:\n  PUBLIC_URL: required in production (e.g. https://print.example.com)');
   }
@@ -193,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analyticsKey: e.ANALYTICS_KEY ?? null,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
+    allowLocalWebhookReceivers: e.ALLOW_LOCAL_WEBHOOK_RECEIVERS,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,

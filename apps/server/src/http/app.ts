@@ -114,7 +114,12 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   // raw query and body, so a route that does not take it cannot silently act for the caller instead.
   app.addHook('preValidation', async (request) => refuseForeignTarget(request));
 
-  registerAuthRoutes(app, { auth: context.auth, loginThrottle: context.loginThrottle });
+  registerAuthRoutes(app, {
+    auth: context.auth,
+    loginThrottle: context.loginThrottle,
+    sessions: context.sessions,
+    deviceCookies: context.deviceCookies,
+  });
   registerAccountRoutes(app, { accounts: context.accounts, audit: context.audit });
   registerSiteRoutes(app, {
     contacts: context.contacts,

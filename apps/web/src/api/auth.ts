@@ -29,6 +29,16 @@ export function signIn(input: SignInInput): Promise<unknown> {
   return apiFetch('/api/auth/sign-in/email', { method: 'POST', json: input });
 }
 
+/** Emails a one-time sign-in link (15 minutes) if an account has this address; the answer never says. */
+export function requestSignInLink(email: string): Promise<unknown> {
+  return apiFetch('/api/auth/sign-in/email-link', { method: 'POST', json: { email } });
+}
+
+/** Signs in with the token of an emailed link (the link's `#link=` fragment). */
+export function signInWithLink(token: string): Promise<unknown> {
+  return apiFetch('/api/auth/sign-in/email-link/verify', { method: 'POST', json: { token } });
+}
+
 export function signOut(): Promise<unknown> {
   // better-auth rejects a JSON POST without a body, so send an empty object.
   return apiFetch('/api/auth/sign-out', { method: 'POST', json: {} });
