@@ -1,9 +1,10 @@
 import type { PublicConfig } from '@layerline/contracts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { createAuth } from './modules/accounts/auth.ts';
+import path from 'node:path';
+import { createOutboxMailer } from './integrations/outbox-mailer/outbox-mailer.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
-import { createLoginThrottle } from './modules/accounts/login-throttle.ts';
+import { createSignIn } from './modules/accounts/sign-in.ts';
 import { verifyPassword } from './modules/accounts/passwords.ts';
 import { createUserRepository } from './modules/accounts/user-repository.ts';
 import { createPageViewRepository } from './modules/analytics/page-view-repository.ts';
@@ -42,6 +43,12 @@ import { createJobsAdminService } from './modules/jobs-admin/jobs-admin-service.
  */
 export function createAppContext(config: Config, db: Database, runtime: { slicing: SlicingScheduler; storage: FileStorage }) {
   const users = createUserRepository(db);
+  // Mail (sign-in links, security alerts): the local outbox under the data directory, each message
+  // also printed for a developer (not in tests).
+  const mailer = createOutboxMailer(path.join(config.dataDir, 'outbox'), (message, file) => {
+    if (config.mode !== 'test') console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
+  });
+  const signIn = createSignIn(config, db, { mailer, findUserIdByEmail: (email) => users.findIdByEmail(email) });
   const audit = createAuditRepository(db);
   const accounts = createAccountService({
     users,
@@ -139,8 +146,8 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
   return {
     config,
     db,
-    auth: createAuth(config, db),
-    loginThrottle: createLoginThrottle(db),
+    // auth, loginThrottle, sessions, deviceCookies, mailer
+    ...signIn,
     users,
     audit,
     accounts,
