@@ -17,7 +17,7 @@ let browser: Browser;
 let seller: Credentials;
 
 beforeAll(async () => {
-  app = await startApp();
+  app = await startApp({ ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' }); // the webhook receivers are on 127.0.0.1
   browser = await newBrowser();
   seller = await makeUser(app, { role: 'beta', name: 'API Seller' });
   const db = app.testApp.context.db;

@@ -202,22 +202,23 @@ const MATRIX: readonly Entry[] = [
     sample: (fx) => ({ url: '/api/orders/manual', body: { items: [{ sku: fx.sku, quantity: 1 }], shippingAddress: ADDRESS } }),
   },
 
-  // ── order API settings (beta) ──
+  // ── order API settings (beta to create; an owner out of the beta still sees and revokes their own) ──
   { method: 'POST', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys', body: { name: 'matrix' } }) },
-  { method: 'GET', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys' }) },
+  { method: 'GET', url: '/api/api-keys', access: 'signed-in', sample: () => ({ url: '/api/api-keys' }) },
   // Keys are always the caller's own (api-key-routes.ts): an admin cannot revoke a seller's key either.
-  { method: 'DELETE', url: '/api/api-keys/:id', access: 'beta', objectParam: true, fresh: true, adminOnOthers: 'denied', sample: async (fx) => ({ url: `/api/api-keys/${await fx.fresh.apiKey()}` }) },
+  { method: 'DELETE', url: '/api/api-keys/:id', access: 'signed-in', objectParam: true, fresh: true, adminOnOthers: 'denied', sample: async (fx) => ({ url: `/api/api-keys/${await fx.fresh.apiKey()}` }) },
   { method: 'PUT', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint', body: { url: `${SINK}/a` } }) },
-  { method: 'GET', url: '/api/webhook-endpoint', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint' }) },
+  // 404 for a seller who has none (they may still look).
+  { method: 'GET', url: '/api/webhook-endpoint', access: 'signed-in', okStatuses: [404], sample: () => ({ url: '/api/webhook-endpoint' }) },
   { method: 'POST', url: '/api/webhook-endpoint/rotate-secret', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint/rotate-secret' }) },
-  { method: 'GET', url: '/api/webhook-endpoint/deliveries', access: 'beta', sample: () => ({ url: '/api/webhook-endpoint/deliveries' }) },
+  { method: 'GET', url: '/api/webhook-endpoint/deliveries', access: 'signed-in', sample: () => ({ url: '/api/webhook-endpoint/deliveries' }) },
   // Deliveries are always the caller's own (webhook-endpoint-routes.ts), like keys: an admin cannot resend a seller's.
   {
     method: 'POST', url: '/api/webhook-endpoint/deliveries/:id/resend', access: 'beta', objectParam: true, fresh: true, adminOnOthers: 'denied',
     sample: async (fx) => ({ url: `/api/webhook-endpoint/deliveries/${await fx.fresh.webhookDelivery()}/resend` }),
   },
   {
-    method: 'DELETE', url: '/api/webhook-endpoint', access: 'beta', fresh: true,
+    method: 'DELETE', url: '/api/webhook-endpoint', access: 'signed-in', fresh: true, okStatuses: [404],
     sample: async (fx, who) => {
       await fx.fresh.webhookEndpoint(who);
       return { url: '/api/webhook-endpoint' };
@@ -416,7 +417,8 @@ const present = (entry: Entry) => serverRoutes.has(routeId(entry));
 
 beforeAll(async () => {
   // Shopify configured (dummy credentials, nothing is called) so its webhook route verifies signatures.
-  t = await startTestApp({ SHOPIFY_API_KEY: 'matrix-key', SHOPIFY_API_SECRET: 'matrix-secret' });
+  // Local webhook receivers allowed: the sink is this server, on 127.0.0.1.
+  t = await startTestApp({ SHOPIFY_API_KEY: 'matrix-key', SHOPIFY_API_SECRET: 'matrix-secret', ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
   SINK = `${t.baseUrl}/webhook-sink`; // answers 404: a delivery fails with a plain 4xx and is not retried
   const table = collectRouteTable(t);
   serverRoutes = new Set(table.routes.map(routeId));

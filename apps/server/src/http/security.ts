@@ -56,6 +56,17 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
         retryAfterSeconds: Math.ceil(context.ttl / 1000),
       }),
   });
+  // Every 429 says when to come back in the standard header (RFC 9110 Retry-After): ours set it
+  // (errors.ts → http/app.ts); better-auth's limiter on /api/auth names it X-Retry-After.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode !== 429 || reply.hasHeader('retry-after')) return payload;
+    const legacy = reply.getHeader('x-retry-after');
+    if (legacy !== undefined) {
+      reply.header('Retry-After', String(legacy));
+      reply.removeHeader('x-retry-after');
+    }
+    return payload;
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (sendsHsts(request, https, options.trustProxyHops ?? 0)) reply.header('Strict-Transport-Security', HSTS);

@@ -113,7 +113,7 @@ async function poisonJob(externalId: string): Promise<{ id: string; state: strin
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' }); // its webhook receiver is on 127.0.0.1
   receiver = await startReceiver();
   [seller, plainSeller, admin] = await Promise.all([
     t.signUp({ role: 'beta', name: 'Webhook seller' }),

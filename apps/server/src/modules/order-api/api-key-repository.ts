@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { apiKey } from '../../db/schema.ts';
+import { apiKey, user } from '../../db/schema.ts';
 
 export interface ApiKeyRow {
   readonly id: string;
@@ -45,9 +45,17 @@ export function createApiKeyRepository(db: Database) {
       return rows.length > 0;
     },
 
-    async findByHash(keyHash: string): Promise<ApiKeyRow | undefined> {
-      const [row] = await db.select(columns).from(apiKey).where(eq(apiKey.keyHash, keyHash));
-      return row;
+    /**
+     * The key with what its owner may do today (one indexed join, per request): the order API is
+     * for beta testers and admins, so a key whose owner left the beta is refused at once.
+     */
+    async findByHash(keyHash: string): Promise<(ApiKeyRow & { ownerMayUseApi: boolean }) | undefined> {
+      const [row] = await db
+        .select({ ...columns, ownerMayUseApi: sql<boolean>`(${user.isBetaTester} OR ${user.role} = 'admin')` })
+        .from(apiKey)
+        .innerJoin(user, eq(user.id, apiKey.ownerId))
+        .where(eq(apiKey.keyHash, keyHash));
+      return row ? { ...row, ownerMayUseApi: row.ownerMayUseApi === true } : undefined;
     },
 
     /** Records use, at most once a minute per key (the condition makes concurrent calls cheap no-ops). */

@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError, notFound } from '../../errors.ts';
+import type { ApiKeyRateRepository } from './api-key-rate-limit.ts';
+import { WINDOW_MS } from './api-key-rate-limit.ts';
 import type { ApiKeyRepository, ApiKeyRow } from './api-key-repository.ts';
 import type { ApiKeyDto, CreatedApiKeyDto } from './order-api-schemas.ts';
 
 export const API_KEY_PREFIX = 'll_live_';
 const KEY_PATTERN = /^ll_live_[A-Za-z0-9_-]{43}$/;
 /** Enough for one key per integration and a rotation in progress; more is a sign of leaking keys. */
-const MAX_ACTIVE_KEYS = 20;
+export const MAX_ACTIVE_KEYS = 20;
+/** Requests per key and minute, counted in the database (shared by every process). */
+export const ORDER_API_REQUESTS_PER_MINUTE = 120;
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -17,6 +21,7 @@ export interface ApiKeyPrincipal {
 }
 
 const invalidKey = (): AppError => new AppError('unauthenticated', 'Invalid API key');
+export const NOT_IN_BETA_MESSAGE = 'The order API is open to beta testers only, and this key’s owner is not in the beta';
 
 function toDto(row: ApiKeyRow): ApiKeyDto {
   return {
@@ -34,9 +39,15 @@ function toDto(row: ApiKeyRow): ApiKeyDto {
  * creation; only its SHA-256 is stored (a fast hash is right for 256 random bits: there is
  * nothing to brute-force), plus its first 12 characters to recognise it in lists.
  */
-export function createApiKeyService(deps: { keys: ApiKeyRepository; now?: () => Date }) {
-  const { keys } = deps;
+export function createApiKeyService(deps: {
+  keys: ApiKeyRepository;
+  rates: ApiKeyRateRepository;
+  requestsPerMinute?: number;
+  now?: () => Date;
+}) {
+  const { keys, rates } = deps;
   const now = deps.now ?? (() => new Date());
+  const perMinute = deps.requestsPerMinute ?? ORDER_API_REQUESTS_PER_MINUTE;
 
   return {
     async create(ownerId: string, name: string): Promise<CreatedApiKeyDto> {
@@ -58,7 +69,12 @@ export function createApiKeyService(deps: { keys: ApiKeyRepository; now?: () => 
       if (!(await keys.revoke(ownerId, id))) throw notFound('API key');
     },
 
-    /** Resolves `Authorization: Bearer ll_live_…`; anything else is refused with 401. */
+    /**
+     * One /api/v1 request: resolves `Authorization: Bearer ll_live_…` (anything else is 401),
+     * refuses a key whose owner is no longer a beta tester or admin (403), and counts the request
+     * against the key's limit (429 past it). Two statements: the key with its owner's flags, and
+     * the counter's upsert; "last used" is written with the first request of each window.
+     */
     async authenticate(authorization: string | undefined): Promise<ApiKeyPrincipal> {
       if (!authorization) {
         throw new AppError('unauthenticated', 'Send your API key in the header Authorization: Bearer ll_live_…');
@@ -68,7 +84,15 @@ export function createApiKeyService(deps: { keys: ApiKeyRepository; now?: () => 
       if (!key || !KEY_PATTERN.test(key)) throw invalidKey();
       const row = await keys.findByHash(hashApiKey(key));
       if (!row || row.revokedAt) throw invalidKey();
-      await keys.touch(row.id, now());
+      if (!row.ownerMayUseApi) throw new AppError('forbidden', NOT_IN_BETA_MESSAGE);
+      const counted = await rates.count(row.id);
+      if (counted.count > perMinute) {
+        const left = counted.windowStart.getTime() + WINDOW_MS - now().getTime();
+        throw new AppError('rate-limited', `This API key is limited to ${perMinute} requests per minute`, {
+          retryAfterSeconds: Math.min(WINDOW_MS / 1000, Math.max(1, Math.ceil(left / 1000))),
+        });
+      }
+      if (counted.count === 1) await keys.touch(row.id, now());
       return { keyId: row.id, ownerId: row.ownerId };
     },
   };

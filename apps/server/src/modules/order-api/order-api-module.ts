@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
+import { createApiKeyRateRepository } from './api-key-rate-limit.ts';
 import { createApiKeyRepository } from './api-key-repository.ts';
 import { createApiKeyService } from './api-key-service.ts';
 import { createOrderApiRepository } from './order-api-repository.ts';
@@ -19,18 +20,22 @@ import { createHttpWebhookTransport, resolveHost } from './webhook-http-transpor
 export function createOrderApiModule(deps: {
   db: Database;
   appSecret: string;
-  mode: 'development' | 'test' | 'production';
+  /**
+   * Webhooks to http:// and to local, private or internal addresses (a receiver on this machine,
+   * for testing). Off unless ALLOW_LOCAL_WEBHOOK_RECEIVERS says so; never in production.
+   */
+  allowLocalWebhookReceivers: boolean;
   audit: AuditRepository;
   ingestion: OrderIngestionPort;
   orders: OrderReaderPort;
   transport?: WebhookTransport;
 }) {
-  const production = deps.mode === 'production';
-  const apiKeys = createApiKeyService({ keys: createApiKeyRepository(deps.db) });
+  const allowLocal = deps.allowLocalWebhookReceivers;
+  const apiKeys = createApiKeyService({ keys: createApiKeyRepository(deps.db), rates: createApiKeyRateRepository(deps.db) });
   const webhookEndpoints = createWebhookEndpointService({
     endpoints: createWebhookEndpointRepository(deps.db),
     secretBox: createSecretBox(deps.appSecret),
-    production,
+    allowLocal,
     resolveHost,
   });
   const orderApi = createOrderApiService({
@@ -43,8 +48,8 @@ export function createOrderApiModule(deps: {
     endpoints: webhookEndpoints,
     orders: deps.orders,
     repository: createWebhookDeliveryRepository(deps.db),
-    transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: production }),
-    production,
+    transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: !allowLocal }),
+    allowLocal,
   });
   return { apiKeys, webhookEndpoints, orderApi, webhookDeliveries };
 }

@@ -14,33 +14,9 @@ import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 
 /** The OpenAPI security scheme of the order API (declared in http/app.ts's swagger components). */
 export const ORDER_API_SECURITY = [{ apiKey: [] }];
-export const ORDER_API_REQUESTS_PER_MINUTE = 120;
 
 const errorSchema = z.object({ error: z.string() });
 const idParams = z.object({ id: z.uuid('Not a valid order id') }).strict();
-
-/**
- * A fixed one-minute window per key, in this process's memory: enough to stop a runaway
- * integration. (Several web processes each allow the limit; the per-address limit still applies.)
- */
-export function createKeyRateLimiter(perMinute: number, now: () => number = Date.now) {
-  const windows = new Map<string, { start: number; count: number }>();
-  return (keyId: string): void => {
-    const t = now();
-    if (windows.size > 10_000) for (const [id, w] of windows) if (t - w.start >= 60_000) windows.delete(id);
-    let window = windows.get(keyId);
-    if (!window || t - window.start >= 60_000) {
-      window = { start: t, count: 0 };
-      windows.set(keyId, window);
-    }
-    window.count += 1;
-    if (window.count > perMinute) {
-      throw new AppError('rate-limited', `This API key is limited to ${perMinute} requests per minute`, {
-        retryAfterSeconds: Math.max(1, Math.ceil((window.start + 60_000 - t) / 1000)),
-      });
-    }
-  };
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,18 +33,16 @@ function principal(request: FastifyRequest): ApiKeyPrincipal {
  * /api/v1: the seller's own order API. Authenticated by API key only: the session the app
  * resolves for every /api request (cookie or session bearer token) is ignored here.
  */
-async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKeyService; orderApi: OrderApiService; requestsPerMinute: number }) {
-  const limit = createKeyRateLimiter(deps.requestsPerMinute);
+async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKeyService; orderApi: OrderApiService }) {
   scope.decorateRequest('orderApiKey', null);
-  // onRequest: the key is checked before the body is even parsed or validated.
+  // onRequest: the key, its owner's beta flag and its rate limit are checked before the body is
+  // even parsed or validated.
   scope.addHook('onRequest', async (request) => {
-    const key = await deps.apiKeys.authenticate(request.headers.authorization);
-    limit(key.keyId);
-    request.orderApiKey = key;
+    request.orderApiKey = await deps.apiKeys.authenticate(request.headers.authorization);
   });
   const api = scope.withTypeProvider<ZodTypeProvider>();
   const common = { tags: ['order-api'], security: ORDER_API_SECURITY };
-  const errors = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 429: errorSchema };
+  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
 
   api.post(
     '/api/v1/orders',
@@ -116,12 +90,9 @@ export async function registerOrderApiRoutes(
     orderApi: OrderApiService;
     webhookEndpoints: WebhookEndpointService;
     webhookDeliveries: WebhookDeliveryService;
-    requestsPerMinute?: number;
   },
 ): Promise<void> {
-  await app.register(async (scope) =>
-    registerOrderApiV1(scope, { ...deps, requestsPerMinute: deps.requestsPerMinute ?? ORDER_API_REQUESTS_PER_MINUTE }),
-  );
+  await app.register(async (scope) => registerOrderApiV1(scope, deps));
   registerApiKeyRoutes(app, deps);
   registerWebhookEndpointRoutes(app, deps);
   registerManualOrderRoutes(app, deps);

@@ -94,7 +94,8 @@ function expectedSignature(secret: string, id: string, timestamp: string, body: 
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // The webhook receivers of these tests listen on 127.0.0.1: allowed only with this setting.
+  t = await startTestApp({ ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
   [sellerA, sellerB, plainSeller, admin] = await Promise.all([
     t.signUp({ role: 'beta', name: 'Seller A' }),
     t.signUp({ role: 'beta', name: 'Seller B' }),
@@ -131,9 +132,11 @@ describe('API keys', () => {
     keyB = b.body.key;
   });
 
-  it('is for beta testers (admins pass), and a seller never sees or revokes another’s keys', async () => {
+  it('is created by beta testers (admins pass), listed by anyone signed in, and a seller never sees or revokes another’s keys', async () => {
     expect((await plainSeller.post('/api/api-keys', { name: 'x' })).status).toBe(403);
-    expect((await plainSeller.get('/api/api-keys')).status).toBe(403);
+    const plainList = await plainSeller.get('/api/api-keys');
+    expect(plainList.status).toBe(200);
+    expect(plainList.body.items).toEqual([]);
     expect((await t.client().get('/api/api-keys')).status).toBe(401);
     expect((await admin.get('/api/api-keys')).status).toBe(200);
 
@@ -221,6 +224,24 @@ describe('POST /api/v1/orders', () => {
     expect(await ordersFor(sellerA.userId)).toBe(before);
   });
 
+  it('refuses a country that is not an assigned ISO 3166-1 alpha-2 code (XX), here and on manual orders', async () => {
+    const before = await ordersFor(sellerA.userId);
+    for (const country of ['XX', 'EU', 'UK']) {
+      const response = await v1(keyA, 'POST', '/api/v1/orders', {
+        externalId: `SHOP-${country}`,
+        items: [{ sku: 'CUBE-RED', quantity: 1 }],
+        shippingAddress: { ...ADDRESS, country },
+      });
+      expect(response.status, country).toBe(400);
+      expect(response.body.error).toMatch(/^shippingAddress\.country: .*ISO 3166-1/);
+    }
+    const manual = await sellerA.post('/api/orders/manual', { items: [{ sku: 'CUBE-RED', quantity: 1 }], shippingAddress: { ...ADDRESS, country: 'XX' } });
+    expect(manual.status).toBe(400);
+    expect(await ordersFor(sellerA.userId)).toBe(before);
+    const gb = await v1(keyB, 'POST', '/api/v1/orders', { externalId: 'SHOP-GB', items: [{ sku: 'B-ONLY', quantity: 1 }], shippingAddress: { ...ADDRESS, country: 'GB' } });
+    expect(gb.status).toBe(201);
+  });
+
   it('lists the seller’s orders newest first, page by page', async () => {
     const first = await v1(keyA, 'GET', '/api/v1/orders?limit=2');
     expect(first.status).toBe(200);
@@ -293,8 +314,29 @@ describe('/api/v1 authentication', () => {
     expect(statuses.slice(0, 120).every((s) => s === 200)).toBe(true);
     const limited = await v1(created.body.key, 'GET', '/api/v1/orders?limit=1');
     expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'This API key is limited to 120 requests per minute' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('x-retry-after')).toBeNull();
     expect((await v1(keyB, 'GET', '/api/v1/orders?limit=1')).status).toBe(200); // other keys unaffected
+  });
+
+  it('holds the limit in the database: two servers on one PostgreSQL database share it', async (ctx) => {
+    // PGlite is one process per data directory by design; there the limit is the one above.
+    if (t.databaseKind !== 'postgres') return ctx.skip();
+    const second = await startTestApp({ DATABASE_URL: t.context.config.databaseUrl!, ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
+    try {
+      const key = (await sellerB.post('/api/api-keys', { name: 'two servers' })).body.key as string;
+      const on = (baseUrl: string) =>
+        fetch(new URL('/api/v1/orders?limit=1', baseUrl), { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+      const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => on(i % 2 === 0 ? t.baseUrl : second.baseUrl)));
+      expect(statuses.filter((s) => s === 200)).toHaveLength(120);
+      // 60 through each server: 120 in all, so the next request is refused by either one.
+      expect(await on(t.baseUrl)).toBe(429);
+      expect(await on(second.baseUrl)).toBe(429);
+    } finally {
+      await second.close();
+    }
   });
 
   it('documents the order API in OpenAPI with its security scheme', async () => {
@@ -352,7 +394,7 @@ describe('webhooks to the seller', () => {
     expect(row!.secretEnc).not.toContain(secret.slice(6));
     expect((await sellerB.get('/api/webhook-endpoint')).status).toBe(404);
     expect((await plainSeller.request<any>('PUT', '/api/webhook-endpoint', { url: receiver.url }, {})).status).toBe(403);
-    expect((await sellerA.request<any>('PUT', '/api/webhook-endpoint', { url: 'ftp://example.com/x' }, {})).status).toBe(400);
+    expect((await sellerA.request<any>('PUT', '/api/webhook-endpoint', { url: 'ftp://example.com/x' }, {})).status).toBe(422);
     expect((await sellerA.request<any>('PUT', '/api/webhook-endpoint', { url: receiver.url, secret: 'mine' }, {})).status).toBe(400);
   });
 
@@ -473,7 +515,10 @@ describe('webhooks to the seller', () => {
     const b = await sellerB.get('/api/webhook-endpoint/deliveries');
     expect(b.status).toBe(200);
     expect(b.body.items).toEqual([]);
-    expect((await plainSeller.get('/api/webhook-endpoint/deliveries')).status).toBe(403);
+    // Anyone signed in may look at their own (a seller out of the beta included): none here.
+    const plain = await plainSeller.get('/api/webhook-endpoint/deliveries');
+    expect(plain.status).toBe(200);
+    expect(plain.body.items).toEqual([]);
   });
 
   it('sends a change whose announcement a crash lost, once, when the outbox sweep runs', async () => {
@@ -514,6 +559,50 @@ describe('webhooks to the seller', () => {
     await newOrder('HOOK-5');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received.length).toBe(before);
+  });
+});
+
+describe('a seller taken out of the beta', () => {
+  it('still lists and revokes their keys and sees and removes their webhook endpoint, while the keys stop working (403)', async () => {
+    const seller = await t.signUp({ role: 'beta', name: 'Leaving the beta' });
+    await addVariant(seller.userId, 'LEAVER-1');
+    const created = await seller.post('/api/api-keys', { name: 'Soon out' });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    expect((await seller.request<any>('PUT', '/api/webhook-endpoint', { url: 'http://127.0.0.1:9/hooks' }, {})).status).toBe(200);
+    const body = (externalId: string) => ({ externalId, items: [{ sku: 'LEAVER-1', quantity: 1 }], shippingAddress: ADDRESS });
+    expect((await v1(key, 'POST', '/api/v1/orders', body('LEAVE-1'))).status).toBe(201);
+
+    const flagged = await admin.patch(`/api/admin/users/${seller.userId}`, { isBetaTester: false });
+    expect(flagged.status).toBe(200);
+    const before = await ordersFor(seller.userId);
+
+    // The key no longer opens /api/v1, at once, with a clear answer.
+    const refused = await v1(key, 'POST', '/api/v1/orders', body('LEAVE-2'));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'The order API is open to beta testers only, and this key’s owner is not in the beta' });
+    expect((await v1(key, 'GET', '/api/v1/orders')).status).toBe(403);
+    expect(await ordersFor(seller.userId)).toBe(before);
+
+    // Their credentials stay theirs to see and revoke; new ones need the beta.
+    const list = await seller.get('/api/api-keys');
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((k: { name: string }) => k.name)).toEqual(['Soon out']);
+    expect((await seller.post('/api/api-keys', { name: 'another' })).status).toBe(403);
+    expect((await seller.get('/api/webhook-endpoint')).status).toBe(200);
+    expect((await seller.get('/api/webhook-endpoint/deliveries')).status).toBe(200);
+    expect((await seller.request<any>('PUT', '/api/webhook-endpoint', { url: 'http://127.0.0.1:9/other' }, {})).status).toBe(403);
+    expect((await seller.post('/api/webhook-endpoint/rotate-secret')).status).toBe(403);
+    expect((await seller.delete(`/api/api-keys/${list.body.items[0].id}`)).status).toBe(204);
+    expect((await seller.get('/api/api-keys')).body.items[0].revokedAt).not.toBeNull();
+    expect((await v1(key, 'GET', '/api/v1/orders')).status).toBe(401);
+    expect((await seller.delete('/api/webhook-endpoint')).status).toBe(204);
+    expect((await seller.get('/api/webhook-endpoint')).status).toBe(404);
+
+    // Back in the beta, a fresh key works again.
+    await admin.patch(`/api/admin/users/${seller.userId}`, { isBetaTester: true });
+    const again = await seller.post('/api/api-keys', { name: 'Back' });
+    expect((await v1(again.body.key, 'POST', '/api/v1/orders', body('LEAVE-3'))).status).toBe(201);
   });
 });
 

@@ -13,8 +13,8 @@ describe('webhook URL policy', () => {
     }
   });
 
-  it('in production: https to a public host only', () => {
-    const production = { production: true };
+  it('by default (every mode): https to a public host only', () => {
+    const production = { allowLocal: false };
     expect(webhookUrlProblem('https://hooks.example.com/layerline', production)).toBeNull();
     expect(webhookUrlProblem('http://hooks.example.com/layerline', production)).toMatch(/https/);
     for (const url of ['https://localhost/x', 'https://127.0.0.1/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'https://intranet/x', 'https://db.internal/x', 'https://10.0.0.5/x']) {
@@ -22,11 +22,13 @@ describe('webhook URL policy', () => {
     }
     expect(webhookUrlProblem('https://user:pw@example.com/x', production)).toMatch(/user name/);
     expect(webhookUrlProblem('not a url', production)).toMatch(/full URL/);
+    expect(webhookUrlProblem('http://127.0.0.1:8080/hooks', production)).not.toBeNull();
+    expect(webhookUrlProblem('https://127.0.0.1:5432/hooks', production)).toMatch(/public address/);
   });
 
-  it('elsewhere: http and local hosts are fine (local testing)', () => {
-    expect(webhookUrlProblem('http://127.0.0.1:8080/hooks', { production: false })).toBeNull();
-    expect(webhookUrlProblem('ftp://example.com/x', { production: false })).not.toBeNull();
+  it('with local receivers allowed (ALLOW_LOCAL_WEBHOOK_RECEIVERS, for testing): http and local hosts are fine', () => {
+    expect(webhookUrlProblem('http://127.0.0.1:8080/hooks', { allowLocal: true })).toBeNull();
+    expect(webhookUrlProblem('ftp://example.com/x', { allowLocal: true })).not.toBeNull();
   });
 });
 

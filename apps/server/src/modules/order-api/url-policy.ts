@@ -1,10 +1,13 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where we may send a seller's webhooks. In production only https, and never to an address
- * inside our own network (SSRF): loopback, private, link-local (cloud metadata), CGNAT,
- * multicast and reserved ranges, checked on the URL and again on every address DNS returns at
- * delivery time (so a name that later resolves inside is refused too).
+ * Where we may send a seller's webhooks, in every mode (development included: any new account
+ * may set a webhook there, and the deliveries list would tell it which internal ports answer):
+ * only https, and never to an address inside our own network (SSRF): loopback, private,
+ * link-local (cloud metadata), CGNAT, multicast and reserved ranges, checked on the URL and
+ * again on every address DNS returns at delivery time (so a name that later resolves inside is
+ * refused too). Only ALLOW_LOCAL_WEBHOOK_RECEIVERS=true (refused in production) lifts this, for a
+ * test receiver on this machine.
  */
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -54,8 +57,8 @@ export function isInternalAddress(address: string): boolean {
 }
 
 export interface WebhookUrlPolicy {
-  /** Production: https only, public hosts only. Elsewhere: http allowed, any host (local testing). */
-  readonly production: boolean;
+  /** Off (always in production): https only, public hosts only. On: http and any host too (local testing). */
+  readonly allowLocal: boolean;
 }
 
 /** Returns a readable reason when the URL may not be used, or null when it may. */
@@ -67,10 +70,10 @@ export function webhookUrlProblem(raw: string, policy: WebhookUrlPolicy): string
     return 'Enter a full URL, like https://example.com/webhooks/layerline';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https://';
-  if (policy.production && url.protocol !== 'https:') return 'The URL must use https://';
+  if (!policy.allowLocal && url.protocol !== 'https:') return 'The URL must use https://';
   if (url.username || url.password) return 'The URL must not contain a user name or password';
   if (url.hash) return 'The URL must not contain a #fragment';
-  if (!policy.production) return null;
+  if (policy.allowLocal) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
     return 'The URL must point to a public host';

@@ -89,7 +89,8 @@ export function createWebhookDeliveryService(deps: {
   orders: OrderReaderPort;
   repository: WebhookDeliveryRepository;
   transport: WebhookTransport;
-  production: boolean;
+  /** Local receivers allowed (ALLOW_LOCAL_WEBHOOK_RECEIVERS); otherwise the URL rules are checked again before each attempt. */
+  allowLocal: boolean;
   now?: () => Date;
 }) {
   const { endpoints, orders, repository, transport } = deps;
@@ -102,8 +103,8 @@ export function createWebhookDeliveryService(deps: {
       await repository.settleWithoutAttempt(row.id, 'failed', 'No webhook endpoint is set any more');
       return 'failed';
     }
-    const problem = webhookUrlProblem(target.url, { production: deps.production });
-    // The URL was checked when saved; the rules may have changed since (e.g. now in production).
+    const problem = webhookUrlProblem(target.url, { allowLocal: deps.allowLocal });
+    // The URL was checked when saved; the rules may have changed since (local receivers no longer allowed).
     if (problem) {
       await repository.settleWithoutAttempt(row.id, 'refused', problem);
       return 'refused';

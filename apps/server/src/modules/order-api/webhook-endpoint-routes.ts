@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import { webhookDeliveryListSchema, webhookDeliverySchema } from '@layerline/contracts';
-import { requireBetaTester } from '../../http/viewer.ts';
+import { requireBetaTester, requireViewer } from '../../http/viewer.ts';
 import { webhookEndpointInputSchema, webhookEndpointSchema } from './order-api-schemas.ts';
 import type { WebhookDeliveryService } from './webhook-delivery-service.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 
 const idParams = z.object({ id: z.uuid('Not a valid id') }).strict();
 
-/** The seller's webhook endpoint for order status changes, and what became of each delivery (beta; admins pass). */
+/**
+ * The seller's webhook endpoint for order status changes, and what became of each delivery.
+ * Setting it, rotating its secret and resending are for beta testers (admins pass); seeing it,
+ * its deliveries, and removing it never need the flag (an owner out of the beta can still stop it).
+ */
 export function registerWebhookEndpointRoutes(
   app: FastifyInstance,
   deps: { webhookEndpoints: WebhookEndpointService; webhookDeliveries: WebhookDeliveryService },
@@ -33,7 +37,7 @@ export function registerWebhookEndpointRoutes(
   api.get(
     '/api/webhook-endpoint',
     { schema: { tags: ['order-api-settings'], summary: 'Your webhook endpoint (without its secret); 404 when none', response: { 200: webhookEndpointSchema } } },
-    async (request) => webhookEndpoints.get(requireBetaTester(request).id),
+    async (request) => webhookEndpoints.get(requireViewer(request).id),
   );
 
   api.post(
@@ -52,7 +56,7 @@ export function registerWebhookEndpointRoutes(
     '/api/webhook-endpoint',
     { schema: { tags: ['order-api-settings'], summary: 'Stop sending webhooks', response: { 204: z.null() } } },
     async (request, reply) => {
-      await webhookEndpoints.remove(requireBetaTester(request).id);
+      await webhookEndpoints.remove(requireViewer(request).id);
       return reply.status(204).send(null);
     },
   );
@@ -66,7 +70,7 @@ export function registerWebhookEndpointRoutes(
         response: { 200: webhookDeliveryListSchema },
       },
     },
-    async (request) => ({ items: await webhookDeliveries.list(requireBetaTester(request).id) }),
+    async (request) => ({ items: await webhookDeliveries.list(requireViewer(request).id) }),
   );
 
   api.post(

@@ -33,19 +33,20 @@ function toDto(row: WebhookEndpointRow, secret?: string): WebhookEndpointDto {
 export function createWebhookEndpointService(deps: {
   endpoints: WebhookEndpointRepository;
   secretBox: SecretBox;
-  /** Production: https only and public hosts only (SSRF). */
-  production: boolean;
+  /** Off (the default, and always in production): https only and public hosts only (SSRF). */
+  allowLocal: boolean;
   resolveHost: HostResolver;
 }) {
   const { endpoints, secretBox } = deps;
 
   async function checkUrl(url: string): Promise<void> {
-    const problem = webhookUrlProblem(url, { production: deps.production });
-    if (problem) throw new AppError('bad-request', problem);
-    if (!deps.production) return;
+    // 422: the body is well formed, but this URL may not receive webhooks.
+    const problem = webhookUrlProblem(url, { allowLocal: deps.allowLocal });
+    if (problem) throw new AppError('unprocessable', problem);
+    if (deps.allowLocal) return;
     const addresses = await deps.resolveHost(new URL(url).hostname.replace(/^\[|\]$/g, '')).catch(() => []);
-    if (addresses.length === 0) throw new AppError('bad-request', 'The URL’s host name does not resolve');
-    if (addresses.some(isInternalAddress)) throw new AppError('bad-request', 'The URL must point to a public address');
+    if (addresses.length === 0) throw new AppError('unprocessable', 'The URL’s host name does not resolve');
+    if (addresses.some(isInternalAddress)) throw new AppError('unprocessable', 'The URL must point to a public address');
   }
 
   return {

@@ -3,12 +3,13 @@ import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { EmailSection } from './EmailSection.tsx';
+import { OrderApiCredentialsSection } from './OrderApiCredentialsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { ReturnAddressSection } from './ReturnAddressSection.tsx';
 
 export default function AccountSettingsPage() {
-  const { user } = useAuth();
+  const { user, isBetaTester, isAdmin } = useAuth();
   if (!user) return <LoadingSpinner label="Loading your account" />;
   return (
     <Box sx={{ maxWidth: 880 }}>
@@ -21,6 +22,8 @@ export default function AccountSettingsPage() {
         <ReturnAddressSection me={user} />
         <EmailSection me={user} />
         <PasswordSection />
+        {/* Beta testers manage these on /connect-store; anyone else may still hold some to revoke. */}
+        {isBetaTester || isAdmin ? null : <OrderApiCredentialsSection />}
       </Box>
     </Box>
   );

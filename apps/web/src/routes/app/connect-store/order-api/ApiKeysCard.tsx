@@ -24,8 +24,11 @@ import { SecretReveal } from './SecretReveal.tsx';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** Create, list and revoke order API keys. A new key is shown once. */
-export function ApiKeysCard() {
+/**
+ * Create, list and revoke order API keys. A new key is shown once. Without `allowCreate` (a
+ * seller out of the beta, on their account settings) the card only lists and revokes.
+ */
+export function ApiKeysCard({ allowCreate = true }: { allowCreate?: boolean } = {}) {
   const { showToast } = useToast();
   const keys = useApiKeys();
   const create = useCreateApiKey();
@@ -69,8 +72,9 @@ export function ApiKeysCard() {
           API keys
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          Your own store or system sends orders with a key. Anyone holding a key can place orders for you:
-          keep keys secret, one per system, and revoke one you no longer use.
+          {allowCreate
+            ? 'Your own store or system sends orders with a key. Anyone holding a key can place orders for you: keep keys secret, one per system, and revoke one you no longer use.'
+            : 'The order API is open to beta testers, so these keys no longer place orders. They stay yours to see and revoke; a revoked key never works again, even if you rejoin the beta.'}
         </Typography>
 
         {created ? (
@@ -88,7 +92,8 @@ export function ApiKeysCard() {
           component="form"
           noValidate
           onSubmit={submit}
-          sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', mb: 2, flexWrap: 'wrap' }}
+          hidden={!allowCreate}
+          sx={{ display: allowCreate ? 'flex' : 'none', gap: 1, alignItems: 'flex-start', mb: 2, flexWrap: 'wrap' }}
         >
           <TextField
             label="Key name"

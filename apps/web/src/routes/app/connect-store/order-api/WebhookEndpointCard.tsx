@@ -115,8 +115,8 @@ function WebhookEndpointForm({
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           Every time one of your orders changes status we POST an <code>order.status_changed</code> event to
-          this URL, signed with your secret (Standard Webhooks). Failed deliveries are retried for a few
-          hours; below you see what your receiver answered, and can send an event again.
+          this URL, signed with your secret (Standard Webhooks). Failed deliveries are retried 8 times over
+          one to two hours; below you see what your receiver answered, and can send an event again.
         </Typography>
 
         {secret ? (
