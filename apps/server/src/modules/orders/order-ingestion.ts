@@ -105,8 +105,8 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
         events,
       );
       if (result.announcementId) {
-        // Only a newly created order has one.
-        await orders.announce({
+        // Only a newly created order has one; its subscribers hear of it right after this returns.
+        await orders.announceSoon({
           announcementId: result.announcementId,
           orderId: result.orderId,
           ownerId: input.ownerId,

@@ -7,8 +7,6 @@ import {
   orderEvent,
   orderItem,
   orderOutbox,
-  product,
-  productVariant,
   shopConnection,
   user,
   type ShippingAddressJson,
@@ -100,6 +98,17 @@ export interface OrderDetailRow extends Omit<OrderSummaryRow, 'placedKey'> {
   }[];
 }
 
+type ItemJson = OrderItemRow & { productName: string | null; variantName: string | null };
+interface EventJson {
+  id: string;
+  fromStatus: string | null;
+  toStatus: string;
+  actorKind: string;
+  actorEmail: string | null;
+  reason: string;
+  createdAt: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const escapeLike = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -131,44 +140,67 @@ export function createOrderRepository(db: Database) {
       items: readonly NewOrderItem[],
       events: readonly NewOrderEvent[],
     ): Promise<{ orderId: string; status: OrderStatus; created: boolean; announcementId: string | null }> {
-      return db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(order)
-          .values({ ...newOrder, searchText: searchTextOf(newOrder, items) })
-          .onConflictDoNothing({ target: [order.channel, order.externalId] })
-          .returning({ id: order.id });
-        if (inserted) {
-          if (items.length > 0)
-            await tx.insert(orderItem).values(items.map((item) => ({ ...item, orderId: inserted.id })));
-          if (events.length > 0) {
-            // Distinct, increasing times keep the timeline in order even within one transaction.
-            const base = Date.now();
-            await tx.insert(orderEvent).values(
-              events.map((event, index) => ({
-                orderId: inserted.id,
-                fromStatus: event.fromStatus,
-                toStatus: event.toStatus,
-                actorKind: event.actor.kind,
-                actorId: event.actor.id,
-                reason: event.reason,
-                createdAt: new Date(base + index),
-              })),
-            );
-          }
-          // Announced as one change, from nothing to the status it settled on.
-          const [announcement] = await tx
-            .insert(orderOutbox)
-            .values({ orderId: inserted.id, fromStatus: null, toStatus: newOrder.status })
-            .returning({ id: orderOutbox.id });
-          return { orderId: inserted.id, status: newOrder.status, created: true, announcementId: announcement!.id };
-        }
-        const [existing] = await tx
-          .select({ id: order.id, status: order.status })
-          .from(order)
-          .where(and(eq(order.channel, newOrder.channel), eq(order.externalId, newOrder.externalId)));
-        if (!existing) throw new Error('order conflict without an existing row');
-        return { orderId: existing.id, status: existing.status as OrderStatus, created: false, announcementId: null };
-      });
+      // One statement, so one round trip and its own transaction: the order, its items, its events
+      // and its announcement are written together or not at all. On a conflict the order's INSERT
+      // returns nothing, so nothing else is written, and the stored order is read back.
+      const base = Date.now();
+      const itemsJson = JSON.stringify(
+        items.map((item) => ({
+          external_item_id: item.externalItemId,
+          sku: item.sku,
+          title: item.title,
+          quantity: item.quantity,
+          unit_price_cents: item.unitPriceCents,
+          variant_id: item.variantId,
+        })),
+      );
+      // Distinct, increasing times keep the timeline in order even within one statement.
+      const eventsJson = JSON.stringify(
+        events.map((event, index) => ({
+          from_status: event.fromStatus,
+          to_status: event.toStatus,
+          actor_kind: event.actor.kind,
+          actor_id: event.actor.id,
+          reason: event.reason,
+          created_at: new Date(base + index).toISOString(),
+        })),
+      );
+      const o = newOrder;
+      const result = (await db.execute(sql`
+        WITH inserted AS (
+          INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
+                               shipping_address, currency, total_cents, placed_at, search_text)
+          VALUES (${o.ownerId}, ${o.shopId}::uuid, ${o.channel}, ${o.platform}, ${o.externalId}, ${o.status}, ${o.holdReason},
+                  ${o.customerName}, ${o.note}, ${JSON.stringify(o.shippingAddress)}::jsonb, ${o.currency}, ${o.totalCents}::int,
+                  ${o.placedAt.toISOString()}::timestamptz, ${searchTextOf(o, items)})
+          ON CONFLICT (channel, external_id) DO NOTHING
+          RETURNING id
+        ), items AS (
+          INSERT INTO order_item (order_id, external_item_id, sku, title, quantity, unit_price_cents, variant_id)
+          SELECT inserted.id, x.external_item_id, x.sku, x.title, x.quantity, x.unit_price_cents, x.variant_id
+          FROM inserted, jsonb_to_recordset(${itemsJson}::jsonb)
+            AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int, variant_id uuid)
+        ), events AS (
+          INSERT INTO order_event (order_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
+          SELECT inserted.id, x.from_status, x.to_status, x.actor_kind, x.actor_id, x.reason, x.created_at
+          FROM inserted, jsonb_to_recordset(${eventsJson}::jsonb)
+            AS x(from_status text, to_status text, actor_kind text, actor_id text, reason text, created_at timestamptz)
+        ), announced AS (
+          -- Announced as one change, from nothing to the status it settled on.
+          INSERT INTO order_outbox (order_id, from_status, to_status)
+          SELECT inserted.id, NULL, ${o.status} FROM inserted
+          RETURNING id, order_id
+        )
+        SELECT order_id::text AS "orderId", id::text AS "announcementId" FROM announced
+      `)) as unknown as { rows: { orderId: string; announcementId: string }[] };
+      const created = result.rows[0];
+      if (created) return { orderId: created.orderId, status: o.status, created: true, announcementId: created.announcementId };
+      const [existing] = await db
+        .select({ id: order.id, status: order.status })
+        .from(order)
+        .where(and(eq(order.channel, o.channel), eq(order.externalId, o.externalId)));
+      if (!existing) throw new Error('order conflict without an existing row');
+      return { orderId: existing.id, status: existing.status as OrderStatus, created: false, announcementId: null };
     },
 
     async findByChannel(channel: string, externalId: string): Promise<OrderRow | undefined> {
@@ -201,40 +233,39 @@ export function createOrderRepository(db: Database) {
       return row;
     },
 
+    /** An order with its items (and their product) and its timeline (with each actor's email): one statement. */
     async detail(id: string): Promise<OrderDetailRow | undefined> {
+      const items = sql<ItemJson[]>`(
+        SELECT coalesce(json_agg(json_build_object(
+          'id', i.id, 'orderId', i.order_id, 'externalItemId', i.external_item_id, 'sku', i.sku, 'title', i.title,
+          'quantity', i.quantity, 'unitPriceCents', i.unit_price_cents, 'variantId', i.variant_id,
+          'productName', p.name, 'variantName', v.name) ORDER BY i.sku, i.id), '[]'::json)
+        FROM order_item i
+        LEFT JOIN product_variant v ON v.id = i.variant_id
+        LEFT JOIN product p ON p.id = v.product_id
+        WHERE i.order_id = ${order.id})`;
+      const events = sql<EventJson[]>`(
+        SELECT coalesce(json_agg(json_build_object(
+          'id', e.id, 'fromStatus', e.from_status, 'toStatus', e.to_status, 'actorKind', e.actor_kind,
+          'actorEmail', a.email, 'reason', e.reason,
+          'createdAt', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY e.created_at, e.id), '[]'::json)
+        FROM order_event e
+        LEFT JOIN "user" a ON a.id = e.actor_id
+        WHERE e.order_id = ${order.id})`;
       const [row] = await db
-        .select({ order, ownerEmail: user.email, shopName: shopConnection.name })
+        .select({ order, ownerEmail: user.email, shopName: shopConnection.name, items, events })
         .from(order)
         .innerJoin(user, eq(user.id, order.ownerId))
         .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
         .where(eq(order.id, id));
       if (!row) return undefined;
-      const items = await db
-        .select({ item: orderItem, productName: product.name, variantName: productVariant.name })
-        .from(orderItem)
-        .leftJoin(productVariant, eq(productVariant.id, orderItem.variantId))
-        .leftJoin(product, eq(product.id, productVariant.productId))
-        .where(eq(orderItem.orderId, id))
-        .orderBy(asc(orderItem.sku), asc(orderItem.id));
-      const events = await db
-        .select({
-          id: orderEvent.id,
-          fromStatus: orderEvent.fromStatus,
-          toStatus: orderEvent.toStatus,
-          actorKind: orderEvent.actorKind,
-          actorEmail: user.email,
-          reason: orderEvent.reason,
-          createdAt: orderEvent.createdAt,
-        })
-        .from(orderEvent)
-        .leftJoin(user, eq(user.id, orderEvent.actorId))
-        .where(eq(orderEvent.orderId, id))
-        .orderBy(asc(orderEvent.createdAt), asc(orderEvent.id));
       return {
-        ...row,
-        itemCount: items.length,
-        items: items.map((i) => ({ ...i.item, productName: i.productName, variantName: i.variantName })),
-        events,
+        order: row.order,
+        ownerEmail: row.ownerEmail,
+        shopName: row.shopName,
+        itemCount: row.items.length,
+        items: row.items,
+        events: row.events.map((event) => ({ ...event, createdAt: new Date(event.createdAt) })),
       };
     },
 
@@ -334,6 +365,12 @@ export function createOrderRepository(db: Database) {
 
     async markAnnounced(announcementId: string): Promise<void> {
       await db.update(orderOutbox).set({ announcedAt: new Date() }).where(eq(orderOutbox.id, announcementId));
+    },
+
+    /** Marks a batch of announcements made, in one statement. */
+    async markAnnouncedMany(announcementIds: readonly string[]): Promise<void> {
+      if (announcementIds.length === 0) return;
+      await db.update(orderOutbox).set({ announcedAt: new Date() }).where(inArray(orderOutbox.id, [...announcementIds]));
     },
 
     /** Forgets announcements made before `before` (their subscribers have long acted on them); returns how many. */

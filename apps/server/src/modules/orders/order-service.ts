@@ -40,6 +40,10 @@ export interface OrderStatusChangeEvent {
 }
 export type OrderStatusListener = (event: OrderStatusChangeEvent) => Promise<void>;
 
+/** New orders announced per batch of the drain, and how far it may fall behind before ingestion waits. */
+const ANNOUNCE_BATCH = 50;
+const ANNOUNCE_BACKLOG = 500;
+
 /** Who is asking, as the routes resolve it. */
 export interface OrderViewer {
   readonly id: string;
@@ -170,22 +174,70 @@ export function createOrderService(deps: {
    * leaves it unannounced (logged; the change itself stands), so the sweep announces it again.
    */
   async function announce(event: OrderStatusChangeEvent): Promise<void> {
-    let failed = false;
-    for (const listener of listeners) {
-      try {
-        await listener(event);
-      } catch (error) {
-        failed = true;
-        deps.log?.error({ err: error, orderId: event.orderId, announcementId: event.announcementId }, 'order status listener failed; the sweep retries');
-      }
-    }
-    if (failed) return;
+    if (!(await tell(event))) return;
     try {
       await repository.markAnnounced(event.announcementId);
     } catch (error) {
       // Announced but not marked: the sweep announces it again, and subscribers deduplicate.
       deps.log?.error({ err: error, announcementId: event.announcementId }, 'could not mark an order change announced');
     }
+  }
+
+  /**
+   * New orders are announced right after the request that stored them, not within it: the order
+   * API answers as soon as the order (and its outbox row) is committed, and a background drain
+   * tells the subscribers, many orders at a time, and marks the batch announced in one statement.
+   * Nothing is lost by a crash meanwhile: the outbox row stays unannounced and the sweep announces
+   * it. When the drain falls behind by `ANNOUNCE_BACKLOG` orders, ingestion waits for it, so memory
+   * stays bounded and a burst slows its senders rather than piling up.
+   */
+  const queued: OrderStatusChangeEvent[] = [];
+  let draining: Promise<void> | null = null;
+
+  async function tell(event: OrderStatusChangeEvent): Promise<boolean> {
+    let heard = true;
+    for (const listener of listeners) {
+      try {
+        await listener(event);
+      } catch (error) {
+        heard = false;
+        deps.log?.error({ err: error, orderId: event.orderId, announcementId: event.announcementId }, 'order status listener failed; the sweep retries');
+      }
+    }
+    return heard;
+  }
+
+  async function drain(): Promise<void> {
+    // One turn of the event loop gathers the orders committed meanwhile into the batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (queued.length > 0) {
+      const batch = queued.splice(0, ANNOUNCE_BATCH);
+      const heard: string[] = [];
+      await Promise.all(
+        batch.map(async (event) => {
+          if (await tell(event)) heard.push(event.announcementId);
+        }),
+      );
+      try {
+        await repository.markAnnouncedMany(heard);
+      } catch (error) {
+        // Announced but not marked: the sweep announces them again, and subscribers deduplicate.
+        deps.log?.error({ err: error, count: heard.length }, 'could not mark order changes announced');
+      }
+    }
+  }
+
+  async function announceSoon(event: OrderStatusChangeEvent): Promise<void> {
+    queued.push(event);
+    draining ??= drain().finally(() => {
+      draining = null;
+    });
+    if (queued.length >= ANNOUNCE_BACKLOG) await announcementsSettled();
+  }
+
+  /** Resolves once every change queued so far has been announced (or left to the sweep). */
+  async function announcementsSettled(): Promise<void> {
+    while (draining) await draining;
   }
 
   /**
@@ -251,9 +303,9 @@ export function createOrderService(deps: {
   }
 
   async function get(viewer: OrderViewer, orderId: string): Promise<Order> {
-    await visible(viewer, orderId);
     const row = await repository.detail(orderId);
-    if (!row) throw notFound('Order');
+    // Another seller's order answers exactly like a missing one.
+    if (!row || (row.order.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Order');
     return detailDto(row);
   }
 
@@ -295,8 +347,11 @@ export function createOrderService(deps: {
     onStatusChange(listener: OrderStatusListener): void {
       listeners.push(listener);
     },
-    /** For order ingestion: announces a committed change. */
+    /** Announces a committed change now (status changes: the caller waits for its subscribers). */
     announce,
+    /** For order ingestion: announces a committed new order from the background drain (see drain). */
+    announceSoon,
+    announcementsSettled,
     announcePending,
     /** Drops announcements older than `before` that were made (the sweep's housekeeping). */
     pruneAnnounced: (before: Date) => repository.pruneAnnounced(before),

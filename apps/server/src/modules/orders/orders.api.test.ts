@@ -60,6 +60,7 @@ describe('order ingestion', () => {
       }
     }
     const results = await Promise.allSettled(deliveries);
+    await t.context.orders.announcementsSettled();
     const rejected = results.filter((r) => r.status === 'rejected');
     expect(rejected.map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
     const fulfilled = results.map(
@@ -260,8 +261,9 @@ describe('announcing status changes (transactional outbox)', () => {
       if (failing) throw new Error('subscriber down');
     });
   });
-  const ingestOutbox = (externalId: string) =>
-    t.context.orderIngestion.ingest({
+  /** A new order, once its creation has been announced (the background drain, right after ingestion). */
+  const ingestOutbox = async (externalId: string) => {
+    const result = await t.context.orderIngestion.ingest({
       ownerId: seller.userId,
       channel: `outbox:${seller.userId}`,
       shopId: null,
@@ -269,6 +271,9 @@ describe('announcing status changes (transactional outbox)', () => {
       order: marketplaceOrder(externalId, ['LL-VASE-TWIST']),
       actor: { kind: 'marketplace', id: null },
     });
+    await t.context.orders.announcementsSettled();
+    return result;
+  };
   const outboxOf = (orderId: string) => t.context.db.select().from(orderOutbox).where(eq(orderOutbox.orderId, orderId));
 
   it('writes each change with its announcement and marks it announced once every subscriber heard it', async () => {
@@ -285,6 +290,42 @@ describe('announcing status changes (transactional outbox)', () => {
     expect(rows.every((r) => r.announcedAt !== null)).toBe(true);
     const mine = heard.filter((e) => e.orderId === orderId);
     expect(mine.map((e) => e.announcementId).sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('answers ingestion before a slow subscriber has heard of the new order, then announces it and marks it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: string[] = [];
+    t.context.orders.onStatusChange(async (event) => {
+      if (!event.channel.startsWith('slow:')) return;
+      await gate;
+      slow.push(event.orderId);
+    });
+    const ingested = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.context.orderIngestion.ingest({
+          ownerId: seller.userId,
+          channel: `slow:${seller.userId}`,
+          shopId: null,
+          platform: 'api',
+          order: marketplaceOrder(`SLOW-${i}`, ['LL-VASE-TWIST']),
+          actor: { kind: 'marketplace', id: null },
+        }),
+      ),
+    );
+    // Every order is stored and answered while the subscriber is still waiting.
+    expect(ingested.every((r) => r.created)).toBe(true);
+    expect(slow).toEqual([]);
+    const ids = ingested.map((r) => r.orderId);
+    const waiting = await t.context.db.select().from(orderOutbox).where(inArray(orderOutbox.orderId, ids));
+    expect(waiting).toHaveLength(30);
+    expect(waiting.every((r) => r.announcedAt === null)).toBe(true);
+    release();
+    await t.context.orders.announcementsSettled();
+    expect(new Set(slow)).toEqual(new Set(ids));
+    expect(slow).toHaveLength(30);
+    const marked = await t.context.db.select().from(orderOutbox).where(inArray(orderOutbox.orderId, ids));
+    expect(marked.every((r) => r.announcedAt !== null)).toBe(true);
   });
 
   it('leaves a change a subscriber failed on unannounced, and the sweep announces it again with the same id', async () => {
@@ -334,7 +375,7 @@ async function walk(client: SignedInClient, url: string): Promise<{ pages: any[]
   const pages: any[][] = [];
   let cursor: string | null = null;
   do {
-    const response = await client.get(`${url}${url.includes('?') ? '&' : '?'}${cursor ? `cursor=${cursor}` : ''}`);
+    const response: { status: number; body: any } = await client.get(`${url}${url.includes('?') ? '&' : '?'}${cursor ? `cursor=${cursor}` : ''}`);
     expect(response.status).toBe(200);
     pages.push(response.body.items);
     cursor = response.body.nextCursor;

@@ -268,7 +268,7 @@ describe('sandbox shop: connect → listings → SKU links → orders', () => {
     expect((await seller.get('/api/listings')).body.total).toBe(0);
     // Its orders stay (they are the seller's records), without the shop.
     const orders = await seller.get('/api/orders?search=SBX');
-    expect(orders.body.total).toBeGreaterThan(0);
+    expect(orders.body.items.length).toBeGreaterThan(0);
     expect(orders.body.items[0].shopId).toBeNull();
   });
 });
