@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import path from 'node:path';
 import { createOutboxMailer } from './integrations/outbox-mailer/outbox-mailer.ts';
+import { createSmtpMailer } from './integrations/smtp-mailer/smtp-mailer.ts';
 import { createAccountService } from './modules/accounts/account-service.ts';
 import { createSignIn } from './modules/accounts/sign-in.ts';
 import { verifyPassword } from './modules/accounts/passwords.ts';
@@ -43,11 +44,13 @@ import { createJobsAdminService } from './modules/jobs-admin/jobs-admin-service.
  */
 export function createAppContext(config: Config, db: Database, runtime: { slicing: SlicingScheduler; storage: FileStorage }) {
   const users = createUserRepository(db);
-  // Mail (sign-in links, security alerts): the local outbox under the data directory, each message
-  // also printed for a developer (not in tests).
-  const mailer = createOutboxMailer(path.join(config.dataDir, 'outbox'), (message, file) => {
-    if (config.mode !== 'test') console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
-  });
+  // Mail (sign-in links, security alerts): SMTP when SMTP_URL is set, else the local outbox under the
+  // data directory, each message also printed for a developer (not in tests).
+  const mailer = config.smtpUrl
+    ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
+    : createOutboxMailer(path.join(config.dataDir, 'outbox'), (message, file) => {
+        if (config.mode !== 'test') console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
+      });
   const signIn = createSignIn(config, db, { mailer, findUserIdByEmail: (email) => users.findIdByEmail(email) });
   const audit = createAuditRepository(db);
   const accounts = createAccountService({

@@ -61,6 +61,8 @@ const envSchema = z.object({
   ETSY_SHARED_SECRET: z.string().min(1).optional(),
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).optional(),
   SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders'),
 });
 
@@ -103,6 +105,10 @@ export interface Config {
     | { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; prefix: string | undefined }
     | undefined;
   /** Marketplace apps; a marketplace without its credentials is shown as not configured. */
+  /** Outgoing mail (sign-in links, alerts) through this SMTP server; without it, mail goes to DATA_DIR/outbox. */
+  readonly smtpUrl: string | undefined;
+  /** The From of outgoing mail. */
+  readonly mailFrom: string;
   readonly marketplaces: {
     readonly etsy: { clientId: string; sharedSecret: string | undefined } | undefined;
     readonly shopify: { apiKey: string; apiSecret: string; scopes: string } | undefined;
@@ -219,6 +225,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             prefix: e.S3_PREFIX,
           }
         : undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Layerline <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost'}>`,
     marketplaces: {
       etsy: e.ETSY_CLIENT_ID ? { clientId: e.ETSY_CLIENT_ID, sharedSecret: e.ETSY_SHARED_SECRET } : undefined,
       shopify:

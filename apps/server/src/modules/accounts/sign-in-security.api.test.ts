@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,5 +275,67 @@ describe('throttling slows the attacker, not the owner (issue 10, finding 4)', (
 
     expect((await t.client().post('/api/auth/sign-in/email-link', { email: owner.email, role: 'admin' })).status).toBe(400);
     expect((await t.client().post('/api/auth/sign-in/email-link/verify', {})).status).toBe(400);
+  });
+});
+
+/** Just enough of an SMTP server to receive messages (no TLS offered, any sender and recipient). */
+async function fakeSmtpServer(): Promise<{ port: number; messages: string[]; close(): Promise<void> }> {
+  const messages: string[] = [];
+  const server = net.createServer((socket) => {
+    socket.setEncoding('utf8');
+    socket.write('220 fake ESMTP\r\n');
+    let buffer = '';
+    let body: string[] | null = null;
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf('\r\n'); end >= 0; end = buffer.indexOf('\r\n')) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (body) {
+          if (line === '.') {
+            messages.push(body.join('\n'));
+            body = null;
+            socket.write('250 queued\r\n');
+          } else body.push(line.startsWith('..') ? line.slice(1) : line);
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-fake\r\n250 8BITMIME\r\n');
+        else if (verb === 'DATA') {
+          body = [];
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { port, messages, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('mail through SMTP (SMTP_URL)', () => {
+  it('sends the sign-in link through the configured SMTP server, and the link signs in', async () => {
+    const smtp = await fakeSmtpServer();
+    const app = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Print Farm <farm@example.test>' });
+    try {
+      const owner = await app.signUp();
+      expect((await app.client().post('/api/auth/sign-in/email-link', { email: owner.email })).status).toBe(200);
+      expect(smtp.messages).toHaveLength(1);
+      const raw = smtp.messages[0]!;
+      expect(raw).toMatch(new RegExp(`^To: ${owner.email.replace(/[.+]/g, '\\$&')}$`, 'm'));
+      expect(raw).toMatch(/^From: Print Farm <farm@example\.test>$/m);
+      // Quoted-printable soft breaks and escapes undone.
+      const text = raw.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const token = /#link=([A-Za-z0-9_-]+)/.exec(text)![1]!;
+      const browser = app.client();
+      expect((await browser.post('/api/auth/sign-in/email-link/verify', { token })).status).toBe(200);
+      expect((await browser.get('/api/me')).body.email).toBe(owner.email);
+      // Nothing went to the local outbox.
+      expect(fs.existsSync(path.join(app.context.config.dataDir, 'outbox'))).toBe(false);
+    } finally {
+      await app.close();
+      await smtp.close();
+    }
   });
 });
