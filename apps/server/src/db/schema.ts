@@ -199,6 +199,25 @@ export const design = pgTable(
   (table) => [index('design_owner_idx').on(table.ownerId, table.createdAt)],
 );
 
+/**
+ * Room held in a seller's storage quota by an upload in progress (its id is the future design's).
+ * A seller's usage is the sum of their designs' sizes plus the live reservations, computed and
+ * checked under one per-seller lock (docs/storage.md); a reservation left by a process that died
+ * mid-upload stops counting when it expires.
+ */
+export const storageReservation = pgTable(
+  'storage_reservation',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('storage_reservation_owner_idx').on(table.ownerId)],
+);
+
 export interface PartConfigJson {
   name: string;
   filament: string;

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { design, printConfiguration, user, type ProblemJson } from '../../db/schema.ts';
+import { design, printConfiguration, storageReservation, user, type ProblemJson } from '../../db/schema.ts';
 
 export type DesignRow = typeof design.$inferSelect;
 export type NewDesignRow = typeof design.$inferInsert;
@@ -11,6 +11,27 @@ export interface DesignWithConfigs {
   design: DesignRow;
   ownerEmail: string;
   configs: PrintConfigRow[];
+}
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** First key of the per-seller storage lock (pg_advisory_xact_lock(class, hashtext(owner id))). */
+const STORAGE_LOCK_CLASS = 7412;
+
+/**
+ * Takes the owner's storage lock for the rest of the transaction, forgets their expired
+ * reservations, and returns what their designs take and what their live reservations hold
+ * (less `exceptId`'s). Every quota check computes its figures here, under the lock.
+ */
+async function lockedStorageUsage(tx: Transaction, ownerId: string, exceptId: string | null): Promise<{ usedBytes: number; heldBytes: number }> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${sql.raw(String(STORAGE_LOCK_CLASS))}, hashtext(${ownerId}))`);
+  await tx.delete(storageReservation).where(and(eq(storageReservation.ownerId, ownerId), sql`${storageReservation.expiresAt} <= now()`));
+  const [used] = await tx.select({ bytes: sum(design.sizeBytes) }).from(design).where(eq(design.ownerId, ownerId));
+  const [held] = await tx
+    .select({ bytes: sum(storageReservation.bytes) })
+    .from(storageReservation)
+    .where(and(eq(storageReservation.ownerId, ownerId), exceptId ? sql`${storageReservation.id} <> ${exceptId}` : undefined));
+  return { usedBytes: Number(used?.bytes ?? 0), heldBytes: Number(held?.bytes ?? 0) };
 }
 
 /** Designs and their print configurations. Every read is scoped by owner unless it says otherwise. */
@@ -68,6 +89,45 @@ export function createDesignRepository(db: Database) {
     async storageUsedBytes(ownerId: string): Promise<number> {
       const [row] = await db.select({ bytes: sum(design.sizeBytes) }).from(design).where(eq(design.ownerId, ownerId));
       return Number(row?.bytes ?? 0);
+    },
+
+    /**
+     * Holds `bytes` more of the owner's quota for upload `id` (docs/storage.md), if their designs,
+     * their live reservations (this one's included) and `bytes` stay within `quotaBytes`. Checked
+     * and written under the owner's storage lock, so concurrent uploads never pass it together.
+     */
+    async reserveStorage(r: { id: string; ownerId: string; bytes: number; quotaBytes: number; ttlSeconds: number }): Promise<{ granted: boolean; usedBytes: number }> {
+      return db.transaction(async (tx) => {
+        const { usedBytes, heldBytes } = await lockedStorageUsage(tx, r.ownerId, null);
+        if (usedBytes + heldBytes + r.bytes > r.quotaBytes) return { granted: false, usedBytes };
+        const expiresAt = sql`now() + make_interval(secs => ${r.ttlSeconds})`;
+        await tx
+          .insert(storageReservation)
+          .values({ id: r.id, ownerId: r.ownerId, bytes: r.bytes, expiresAt })
+          .onConflictDoUpdate({ target: storageReservation.id, set: { bytes: sql`${storageReservation.bytes} + ${r.bytes}`, expiresAt } });
+        return { granted: true, usedBytes };
+      });
+    },
+
+    /** Gives back what upload `id` held (it failed); nothing if it held nothing. */
+    async releaseStorage(id: string): Promise<void> {
+      await db.delete(storageReservation).where(eq(storageReservation.id, id));
+    },
+
+    /**
+     * Inserts an uploaded design (its id is its reservation's) with its first configuration, turning
+     * the reservation into the design's real size — or inserts nothing and answers false when that
+     * size does not fit the quota (only possible if the reservation expired meanwhile).
+     */
+    async insertUploaded(newDesign: NewDesignRow & { id: string }, newConfig: Omit<NewPrintConfigRow, 'designId'>, quotaBytes: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const { usedBytes, heldBytes } = await lockedStorageUsage(tx, newDesign.ownerId, newDesign.id);
+        if (usedBytes + heldBytes + newDesign.sizeBytes > quotaBytes) return false;
+        await tx.delete(storageReservation).where(eq(storageReservation.id, newDesign.id));
+        await tx.insert(design).values(newDesign);
+        await tx.insert(printConfiguration).values({ ...newConfig, designId: newDesign.id });
+        return true;
+      });
     },
 
     async countForOwner(ownerId: string): Promise<number> {

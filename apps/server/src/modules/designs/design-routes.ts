@@ -19,7 +19,7 @@ import {
 import { AppError } from '../../errors.ts';
 import { requireAdmin, requireViewer, subjectUserId } from '../../http/viewer.ts';
 import type { PriceTableRepository } from '../quotes/price-table-repository.ts';
-import type { Actor, DesignService } from './design-service.ts';
+import { attachmentHeader, type Actor, type DesignService } from './design-service.ts';
 
 const idParams = z.object({ id: z.uuid('Not a valid id') });
 const listQuery = z
@@ -73,6 +73,8 @@ export async function registerDesignRoutes(
         stream: part.file,
         name,
         truncated: () => part.file.truncated,
+        // The whole request's size (the file and its form framing): the room held in the quota.
+        declaredBytes: Number(request.headers['content-length']) || undefined,
       });
       return reply.status(201).send(design);
     },
@@ -125,7 +127,7 @@ export async function registerDesignRoutes(
       return reply
         .header('Content-Type', file.contentType)
         .header('Content-Length', String(file.sizeBytes))
-        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .header('Content-Disposition', attachmentHeader(file.fileName))
         .header('Content-Security-Policy', 'sandbox')
         .send(file.stream);
     },

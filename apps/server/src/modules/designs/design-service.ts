@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { isMeshError, type MeshError } from '@layerline/mesh';
 import {
   FILAMENT_DENSITY_G_PER_CM3,
@@ -70,11 +70,54 @@ const settingsOf = (c: { filament: string; infillPercent: number; layerHeightMm:
   layerHeightMm: c.layerHeightMm,
 });
 
+/**
+ * Characters that show nothing or reorder what is shown: controls (C0, C1), format characters
+ * (bidi embeddings, overrides and isolates such as U+202E and U+2066–U+2069, zero-width spaces
+ * and joiners U+200B–U+200F, U+FEFF, soft hyphen, ...) and line/paragraph separators.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** A user-supplied name or text with the invisible and reordering characters removed. */
+export function visibleText(raw: string): string {
+  return raw.replace(INVISIBLE, '').trim();
+}
+
 /** Makes a user-supplied file name safe to show and to put in a download header. */
 export function cleanFileName(raw: string): string {
-  const base = path.basename(raw.replaceAll('\\', '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = visibleText(path.basename(visibleText(raw).replaceAll('\\', '/')));
   return (base || 'model').slice(0, 200);
 }
+
+const MODEL_EXTENSIONS: readonly string[] = ['stl', 'obj', '3mf'];
+
+/**
+ * The stored and downloaded name: its extension is the format found in the bytes. Another model
+ * extension is replaced (`part.obj` holding an STL → `part.stl`); anything else is kept and the
+ * right one appended (`model.html` → `model.html.stl`, `bracket v1.2` → `bracket v1.2.stl`).
+ */
+export function fileNameForFormat(cleanName: string, format: string): string {
+  const dot = cleanName.lastIndexOf('.');
+  const extension = dot > 0 ? cleanName.slice(dot + 1).toLowerCase() : '';
+  if (extension === format) return cleanName;
+  const base = MODEL_EXTENSIONS.includes(extension) ? cleanName.slice(0, dot) : cleanName;
+  return `${base.slice(0, 200 - format.length - 1)}.${format}`;
+}
+
+/** A design's download name, cleaned again so rows stored before these rules are safe too. */
+const downloadName = (design: { fileName: string; format: string }): string => fileNameForFormat(cleanFileName(design.fileName), design.format);
+
+/** `Content-Disposition` for a download (RFC 6266/8187: `'()*` are not attr-chars, so they are encoded too). */
+export function attachmentHeader(fileName: string): string {
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename*=UTF-8''${encoded}`;
+}
+
+/** Room an upload of unknown size holds ahead of the bytes it has received (docs/storage.md). */
+const RESERVE_AHEAD_BYTES = 1024 * 1024;
+/** A reservation left by a process that died mid-upload stops counting after this long. */
+const RESERVATION_TTL_SECONDS = 3600;
+
+class QuotaExceededError extends Error {}
 
 function meshErrorToAppError(error: MeshError, fileName: string): AppError {
   const message = `“${fileName}” could not be used: ${error.message}`;
@@ -148,38 +191,72 @@ export function createDesignService(deps: DesignServiceDeps) {
     async upload(
       actor: Actor,
       ownerId: string,
-      file: { fileName: string; stream: Readable; name?: string; truncated?: () => boolean },
+      file: { fileName: string; stream: Readable; name?: string; truncated?: () => boolean; declaredBytes?: number },
     ): Promise<Design> {
       const fileName = cleanFileName(file.fileName);
-      const used = await designs.storageUsedBytes(ownerId);
-      if (used >= limits.quotaBytes) {
-        file.stream.resume();
-        throw new AppError('payment-required', 'Your storage quota is full. Delete designs you no longer need to upload more.');
-      }
       const id = randomUUID();
       const storageKey = `designs/${id}`;
+      const quotaFull = (usedBytes: number) =>
+        new AppError(
+          'payment-required',
+          usedBytes >= limits.quotaBytes
+            ? 'Your storage quota is full. Delete designs you no longer need to upload more.'
+            : 'This upload would exceed your storage quota. Delete designs you no longer need to upload more.',
+        );
+      // The quota is held before the bytes are written (docs/storage.md): the declared request
+      // size at once, and for a body of unknown size, room ahead of the bytes as they arrive.
+      let reserved = 0;
+      let lastUsed = 0;
+      const reserve = async (bytes: number): Promise<boolean> => {
+        const result = await designs.reserveStorage({ id, ownerId, bytes, quotaBytes: limits.quotaBytes, ttlSeconds: RESERVATION_TTL_SECONDS });
+        lastUsed = result.usedBytes;
+        if (result.granted) reserved += bytes;
+        return result.granted;
+      };
+      const reserveUpTo = async (needed: number): Promise<boolean> => {
+        if (needed <= reserved) return true;
+        const ahead = Math.min(Math.max(needed, reserved + RESERVE_AHEAD_BYTES), limits.maxUploadBytes) - reserved;
+        return (await reserve(ahead)) || (ahead > needed - reserved && (await reserve(needed - reserved)));
+      };
       let stored;
+      let gateError: unknown;
       try {
-        stored = await storage.write(storageKey, file.stream, { maxBytes: limits.maxUploadBytes });
-      } catch (error) {
+        if (file.declaredBytes && !(await reserveUpTo(Math.min(file.declaredBytes, limits.maxUploadBytes)))) throw new QuotaExceededError();
+        let arrived = 0;
+        const gate = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            arrived += chunk.length;
+            // Past the upload limit the storage's own meter refuses the file (413).
+            if (arrived <= reserved || arrived > limits.maxUploadBytes) return callback(null, chunk);
+            reserveUpTo(arrived).then((ok) => (ok ? callback(null, chunk) : callback(new QuotaExceededError())), callback);
+          },
+        });
+        // The gate may refuse before the storage has started reading it: keep that error for below.
+        gate.on('error', (error) => (gateError ??= error));
+        // The client's stream is not destroyed on a refusal: it is drained below.
+        file.stream.once('error', (error) => gate.destroy(error));
+        stored = await storage.write(storageKey, file.stream.pipe(gate), { maxBytes: limits.maxUploadBytes });
+      } catch (caught) {
+        const error = gateError ?? caught;
+        file.stream.unpipe();
+        file.stream.resume(); // drain what the client still sends, so the request can be answered
+        await designs.releaseStorage(id);
+        if (error instanceof QuotaExceededError) throw quotaFull(lastUsed);
         if (error instanceof FileTooLargeError) throw new AppError('payload-too-large', `“${fileName}” is larger than the ${Math.round(limits.maxUploadBytes / 1048576)} MB upload limit`);
         throw error;
       }
       try {
         // A multipart parser that hit its own limit ends the stream early instead of failing it.
         if (file.truncated?.()) throw new AppError('payload-too-large', `“${fileName}” is larger than the ${Math.round(limits.maxUploadBytes / 1048576)} MB upload limit`);
-        if (used + stored.sizeBytes > limits.quotaBytes) {
-          throw new AppError('payment-required', 'This upload would exceed your storage quota. Delete designs you no longer need to upload more.');
-        }
         const bytes = new Uint8Array(await storage.readAll(storageKey));
         const { summary, estimates } = await worker.analyse(storageKey, bytes, fileName, [settingsOf(DEFAULT_CONFIG)]);
         const now = new Date();
-        await designs.insertWithConfig(
+        const inserted = await designs.insertUploaded(
           {
             id,
             ownerId,
-            name: (file.name?.trim() || fileName.replace(/\.[^.]+$/, '')).slice(0, 200),
-            fileName,
+            name: (visibleText(file.name ?? '') || fileName.replace(/\.[^.]+$/, '')).slice(0, 200),
+            fileName: fileNameForFormat(fileName, summary.format),
             format: summary.format,
             contentType: CONTENT_TYPES[summary.format],
             storageKey,
@@ -202,9 +279,12 @@ export function createDesignService(deps: DesignServiceDeps) {
             ...DEFAULT_CONFIG,
             estimate: { grams: estimates[0]!.grams, printSeconds: estimates[0]!.printSeconds, computedAt: now.toISOString() },
           },
+          limits.quotaBytes,
         );
+        if (!inserted) throw quotaFull(lastUsed);
       } catch (error) {
         await storage.delete(storageKey);
+        await designs.releaseStorage(id);
         if (isMeshError(error)) throw meshErrorToAppError(error, fileName);
         throw error;
       }
@@ -236,6 +316,8 @@ export function createDesignService(deps: DesignServiceDeps) {
 
     async rename(actor: Actor, designId: string, name: string): Promise<Design> {
       const item = await visible(actor, designId);
+      name = visibleText(name);
+      if (!name) throw new AppError('bad-request', 'The name has no visible characters');
       await designs.rename(designId, name);
       await auditIfForOther(actor, item.design.ownerId, 'design.renamed-for-user', { designId, from: item.design.name, to: name });
       return dto(actor, designId);
@@ -259,7 +341,7 @@ export function createDesignService(deps: DesignServiceDeps) {
 
     async download(actor: Actor, designId: string): Promise<{ fileName: string; contentType: string; sizeBytes: number; stream: Readable }> {
       const { design } = await visible(actor, designId);
-      return { fileName: design.fileName, contentType: design.contentType, sizeBytes: design.sizeBytes, stream: await storage.read(design.storageKey) };
+      return { fileName: downloadName(design), contentType: design.contentType, sizeBytes: design.sizeBytes, stream: await storage.read(design.storageKey) };
     },
 
     async metadata(actor: Actor, designId: string): Promise<FileMetadata> {
@@ -269,13 +351,13 @@ export function createDesignService(deps: DesignServiceDeps) {
         generation: String(design.createdAt.getTime()),
         metageneration: String(design.metageneration),
         fullPath: design.storageKey,
-        name: design.fileName,
+        name: downloadName(design),
         size: design.sizeBytes,
         timeCreated: design.createdAt.toISOString(),
         updated: design.updatedAt.toISOString(),
         md5Hash: design.md5Base64,
         cacheControl: 'private, no-store',
-        contentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(design.fileName)}`,
+        contentDisposition: attachmentHeader(downloadName(design)),
         contentEncoding: 'identity',
         contentLanguage: '',
         contentType: design.contentType,

@@ -250,3 +250,155 @@ describe('deleting a design', () => {
     expect((await seller.get(`/api/designs/${body.id}`)).status).toBe(404);
   });
 });
+
+/** A valid binary STL of `cubes` separate 2 mm cubes in a row: 84 + 600 × cubes bytes. */
+function cubesStl(cubes: number): Buffer {
+  const corners = [
+    [0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1],
+  ];
+  const faces = [
+    [0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4],
+    [1, 2, 6], [1, 6, 5], [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7],
+  ];
+  const out = Buffer.alloc(84 + 50 * 12 * cubes);
+  out.writeUInt32LE(12 * cubes, 80);
+  let at = 84;
+  for (let c = 0; c < cubes; c++) {
+    const x0 = (c % 32) * 3;
+    const y0 = Math.floor(c / 32) * 3;
+    for (const face of faces) {
+      at += 12; // normal left at zero: readers recompute it
+      for (const corner of face) {
+        const [x, y, z] = corners[corner]!;
+        out.writeFloatLE(x0 + x! * 2, at);
+        out.writeFloatLE(y0 + y! * 2, at + 4);
+        out.writeFloatLE(z! * 2, at + 8);
+        at += 12;
+      }
+      at += 2;
+    }
+  }
+  return out;
+}
+
+/** Uploads as a chunked stream, so the server cannot know the size in advance. */
+async function uploadChunked(client: SignedInClient, fileName: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), fileName);
+  const encoded = new Response(form);
+  const body = encoded.body!;
+  const response = await fetch(new URL('/api/designs', client.baseUrl), {
+    method: 'POST',
+    headers: { cookie: client.cookieHeader(), origin: client.baseUrl, 'content-type': encoded.headers.get('content-type')! },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+const storedBytes = (app: TestApp) =>
+  storedFiles(app).reduce((sum, f) => sum + fs.statSync(path.join(app.context.config.storageDir, f)).size, 0);
+
+describe('the storage quota under concurrent uploads', () => {
+  const MB = 1024 * 1024;
+  const file600k = cubesStl(1024); // 614,484 bytes: one fits in 1 MB, two do not
+  let tight: TestApp;
+  beforeAll(async () => {
+    tight = await startTestApp({ STORAGE_QUOTA_MB: '1' });
+  });
+  afterAll(async () => {
+    await tight?.close();
+  });
+
+  it('lets exactly one of four concurrent 600 KB uploads into a 1 MB quota', async () => {
+    const user = await tight.signUp();
+    const results = await Promise.all([1, 2, 3, 4].map((n) => upload(user, `part-${n}.stl`, file600k)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 402, 402, 402]);
+    for (const refused of results.filter((r) => r.status === 402)) expect(refused.body.error).toMatch(/quota/);
+    expect(storedBytes(tight)).toBeLessThanOrEqual(MB);
+    const list = (await user.get('/api/designs')).body;
+    expect(list.items ?? list.designs).toHaveLength(1);
+    expect(list.storage).toEqual({ usedBytes: file600k.length, quotaBytes: MB });
+  });
+
+  it('holds for uploads of unknown size (chunked) too', async () => {
+    const user = await tight.signUp();
+    const results = await Promise.all([1, 2, 3].map((n) => uploadChunked(user, `part-${n}.stl`, file600k)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 402, 402]);
+    expect((await user.get('/api/designs')).body.storage.usedBytes).toBe(file600k.length);
+  });
+
+  it('gives the room back when an upload fails or a design is deleted', async () => {
+    const user = await tight.signUp();
+    const bad = Buffer.concat([Buffer.from('<!doctype html><html>'), Buffer.alloc(600_000, 0x20), Buffer.from('</html>')]);
+    expect((await upload(user, 'page.stl', bad)).status).toBe(415);
+    const first = await upload(user, 'first.stl', file600k);
+    expect(first.status).toBe(201);
+    expect((await upload(user, 'second.stl', file600k)).status).toBe(402);
+    expect((await user.delete(`/api/designs/${first.body.id}`)).status).toBe(204);
+    expect((await upload(user, 'third.stl', file600k)).status).toBe(201);
+    expect((await user.get('/api/designs')).body.storage.usedBytes).toBe(file600k.length);
+  });
+});
+
+describe('file names', () => {
+  it('names the download after the format found in the bytes, not the uploaded extension', async () => {
+    const stl = cubesStl(1);
+    const cases: Array<[string, string]> = [
+      ['model.html', 'model.html.stl'],
+      ['bracket v1.2', 'bracket v1.2.stl'],
+      ['part.obj', 'part.stl'],
+      ['PART.STL', 'PART.STL'],
+    ];
+    for (const [uploaded, expected] of cases) {
+      const { status, body } = await upload(seller, uploaded, stl);
+      expect(status, uploaded).toBe(201);
+      expect(body.fileName).toBe(expected);
+      const response = await fetch(new URL(`/api/designs/${body.id}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${encodeURIComponent(expected)}`);
+      expect(response.headers.get('content-type')).toBe('model/stl');
+      await response.arrayBuffer();
+    }
+  });
+
+  it('strips bidi, zero-width and other control characters from names', async () => {
+    const tricky = 'in\u202Evoice\u200B\u200C\u200D\u200E\u200F\u2066\u2067\u2068\u2069\uFEFF\u061C\u00AD\u0085\u2028lto.stl';
+    const form = new FormData();
+    form.append('name', 'Nice\u202E name\u200B');
+    form.append('file', new Blob([cubesStl(1)]), tricky);
+    const response = await fetch(new URL('/api/designs', seller.baseUrl), {
+      method: 'POST',
+      headers: { cookie: seller.cookieHeader(), origin: seller.baseUrl },
+      body: form,
+    });
+    const body = (await response.json()) as any;
+    expect(response.status).toBe(201);
+    expect(body.fileName).toBe('invoicelto.stl');
+    expect(body.name).toBe('Nice name');
+    const found = (await seller.get('/api/designs?search=invoicelto')).body;
+    const listed = found.items ?? found.designs;
+    expect(listed.map((d: { fileName: string; name: string }) => [d.fileName, d.name])).toEqual([['invoicelto.stl', 'Nice name']]);
+    const file = await fetch(new URL(`/api/designs/${body.id}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(file.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''invoicelto.stl");
+    await file.arrayBuffer();
+    const renamed = await seller.patch(`/api/designs/${body.id}`, { name: 'Re\u202Enamed\u200F' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('Renamed');
+  });
+});
+
+describe('OBJ face indices past any vertex count', () => {
+  const cases: Array<[string, string]> = [
+    ['4294967297', 'wraps to 1 in 32 bits'],
+    ['9007199254740992', 'is 2^53'],
+    ['3000000000', 'wraps to a negative number in 32 bits'],
+  ];
+  for (const [index, what] of cases) {
+    it(`refuses an index that ${what} with 422 naming the line`, async () => {
+      const obj = `# tetrahedron\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf ${index} 2 3\nf 1 2 4\nf 2 3 4\nf 3 1 4\n`;
+      const { status, body } = await upload(seller, 'wrap.obj', Buffer.from(obj));
+      expect(status).toBe(422);
+      expect(body.error).toBe(`“wrap.obj” could not be used: OBJ: face index ${index} is out of range (a model has at most 4000000 vertices) on line 6.`);
+    });
+  }
+});
