@@ -321,6 +321,46 @@ describe('/api/v1 authentication', () => {
     expect((await v1(keyB, 'GET', '/api/v1/orders?limit=1')).status).toBe(200); // other keys unaffected
   });
 
+  it('answers as docs/order-api.md says: missing key, 413, 415, and the key checked before the body', async () => {
+    const missing = await v1(null, 'GET', '/api/v1/orders');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ error: 'Send your API key in the header Authorization: Bearer ll_live_…' });
+    expect((await v1('not-a-key', 'GET', '/api/v1/orders')).body).toEqual({ error: 'Invalid API key' });
+
+    const huge = { externalId: 'HUGE', items: [{ sku: 'CUBE-RED', quantity: 1 }], shippingAddress: { ...ADDRESS, line2: 'x'.repeat(1_100_000) } };
+    const tooLarge = await v1(keyA, 'POST', '/api/v1/orders', huge);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toEqual({ error: 'Request body is too large' });
+    expect((await v1(null, 'POST', '/api/v1/orders', huge)).status).toBe(401);
+
+    const response = await fetch(new URL('/api/v1/orders', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'externalId=1',
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: 'Unsupported Media Type' });
+    const text = await fetch(new URL('/api/v1/orders', t.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keyA}`, 'content-type': 'text/plain' },
+      body: 'externalId=1',
+    });
+    expect(text.status).toBe(400); // text/plain is read as a string, which is not an order
+    const notJson = await v1(keyA, 'POST', '/api/v1/orders', undefined, { 'content-type': 'application/json' });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('allows 20 active keys per seller, then 409 until one is revoked', async () => {
+    const seller = await t.signUp({ role: 'beta', name: 'Many keys' });
+    for (let i = 0; i < 20; i++) expect((await seller.post('/api/api-keys', { name: `k${i}` })).status).toBe(201);
+    const refused = await seller.post('/api/api-keys', { name: 'k20' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'You have 20 active keys; revoke one you no longer use first' });
+    const [first] = (await seller.get('/api/api-keys')).body.items;
+    expect((await seller.delete(`/api/api-keys/${first.id}`)).status).toBe(204);
+    expect((await seller.post('/api/api-keys', { name: 'k20' })).status).toBe(201);
+  });
+
   it('holds the limit in the database: two servers on one PostgreSQL database share it', async (ctx) => {
     // PGlite is one process per data directory by design; there the limit is the one above.
     if (t.databaseKind !== 'postgres') return ctx.skip();
