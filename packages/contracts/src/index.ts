@@ -9,4 +9,5 @@ export * from './products.ts';
 export * from './order-api.ts';
 export * from './paging.ts';
 export * from './countries.ts';
+export * from './printers.ts';
 export * from './print-jobs.ts';

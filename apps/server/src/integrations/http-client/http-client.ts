@@ -21,6 +21,16 @@ export interface HttpRequest {
   /** A JSON body (serialised here) or a form body. */
   readonly json?: unknown;
   readonly form?: URLSearchParams;
+  /** A raw body (a file for PUT) or multipart form data (the runtime sets its boundary). */
+  readonly body?: Uint8Array | FormData;
+  /** Per-request overrides of the client's timeout and attempts (e.g. one attempt for a command). */
+  readonly timeoutMs?: number;
+  readonly maxAttempts?: number;
+  /**
+   * Statuses answered to the caller as a response instead of being thrown (e.g. 401 for a digest
+   * challenge, 409 for a busy printer), so the caller can read their headers and body.
+   */
+  readonly acceptStatuses?: readonly number[];
   /** Requests sharing a key are spaced by the client's rate limiter (e.g. one key per shop). */
   readonly rateLimitKey?: string;
   /** A short name for messages and logs ("getShopReceipts"); never the URL (it may carry ids). */
@@ -68,6 +78,21 @@ export class OutboundHostNotAllowedError extends Error {
     super(`Refused to call ${url.origin}: not an allowed ${vendor} host`);
     this.name = 'OutboundHostNotAllowedError';
     this.url = url.origin;
+  }
+}
+
+/**
+ * Why the last attempt failed: a timeout, a network error (refused, reset, DNS, or a refused
+ * address), or a retryable status. Still a MarketplaceUnavailableError for existing callers.
+ */
+export class OutboundUnavailableError extends MarketplaceUnavailableError {
+  readonly reason: 'timeout' | 'network' | 'status';
+  readonly status: number | null;
+  constructor(message: string, retryAfterSeconds: number | null, reason: 'timeout' | 'network' | 'status', status: number | null) {
+    super(message, retryAfterSeconds);
+    this.name = 'OutboundUnavailableError';
+    this.reason = reason;
+    this.status = status;
   }
 }
 
@@ -182,8 +207,10 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
 
     const headers = new Headers(req.headers);
     if (!headers.has('accept')) headers.set('accept', 'application/json');
-    let body: string | undefined;
-    if (req.json !== undefined) {
+    let body: string | Uint8Array | FormData | undefined;
+    if (req.body !== undefined) {
+      body = req.body;
+    } else if (req.json !== undefined) {
       body = JSON.stringify(req.json);
       headers.set('content-type', 'application/json');
     } else if (req.form) {
@@ -191,9 +218,13 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
       headers.set('content-type', 'application/x-www-form-urlencoded; charset=utf-8');
     }
 
+    const attempts = Math.max(1, req.maxAttempts ?? maxAttempts);
+    const timeout = req.timeoutMs ?? timeoutMs;
     let lastRetryAfter: number | null = null;
     let lastProblem = '';
-    for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+    let lastReason: 'timeout' | 'network' | 'status' = 'network';
+    let lastStatus: number | null = null;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
       if (req.rateLimitKey !== undefined && options.rateLimiter)
         await options.rateLimiter.acquire(req.rateLimitKey);
 
@@ -204,17 +235,19 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
           headers,
           body,
           redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(timeout),
         });
       } catch (error) {
         const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-        lastProblem = timedOut ? `timed out after ${timeoutMs} ms` : 'could not be reached';
+        lastProblem = timedOut ? `timed out after ${timeout} ms` : 'could not be reached';
+        lastReason = timedOut ? 'timeout' : 'network';
+        lastStatus = null;
         lastRetryAfter = null;
-        if (attempt + 1 < maxAttempts) await sleep(backoffDelayMs(attempt, baseDelayMs, maxDelayMs, random));
+        if (attempt + 1 < attempts) await sleep(backoffDelayMs(attempt, baseDelayMs, maxDelayMs, random));
         continue;
       }
 
-      if (response.status >= 200 && response.status < 300) {
+      if ((response.status >= 200 && response.status < 300) || req.acceptStatuses?.includes(response.status)) {
         return { status: response.status, headers: response.headers, body: await readBody(response) };
       }
 
@@ -233,8 +266,10 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
 
       lastRetryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
       lastProblem = `answered ${response.status}${detail ? `: ${detail}` : ''}`;
+      lastReason = 'status';
+      lastStatus = response.status;
       if (lastRetryAfter !== null && lastRetryAfter > maxRetryAfterSeconds) break;
-      if (attempt + 1 < maxAttempts) {
+      if (attempt + 1 < attempts) {
         const delay =
           lastRetryAfter !== null
             ? lastRetryAfter * 1000 + backoffDelayMs(0, Math.min(baseDelayMs, 250), maxDelayMs, random)
@@ -242,9 +277,11 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
         await sleep(delay);
       }
     }
-    throw new MarketplaceUnavailableError(
+    throw new OutboundUnavailableError(
       `${vendor} ${req.operation} ${lastProblem}; try again later`,
       lastRetryAfter,
+      lastReason,
+      lastStatus,
     );
   };
 

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+/**
+ * Printers of the print farm (issue 11): how Layerline talks to each printer, and what it reads
+ * back. The connection schemas are what an admin fills in on the printers page; the server keeps
+ * the secrets in them (API keys, digest passwords) sealed at rest and never returns them.
+ * See docs/printers.md.
+ */
+export const PRINTER_KINDS = ['octoprint', 'moonraker', 'prusalink', 'simulated'] as const;
+export type PrinterKind = (typeof PRINTER_KINDS)[number];
+
+export const PRINTER_KIND_LABELS: Readonly<Record<PrinterKind, string>> = {
+  octoprint: 'OctoPrint',
+  moonraker: 'Klipper (Moonraker)',
+  prusalink: 'PrusaLink',
+  simulated: 'Simulated printer',
+};
+
+/**
+ * A printer's address on the farm's network: http or https, a host and an optional port and path
+ * prefix (an OctoPrint behind a reverse proxy at /octoprint). No user name or password in the URL
+ * (credentials have their own fields), no query string or fragment. Which addresses may be called
+ * is decided by the server's printer host policy (docs/printers.md, "Network policy").
+ */
+export const printerBaseUrlSchema = z
+  .string()
+  .trim()
+  .max(300)
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter the printer’s full address, like http://192.168.1.50' });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: 'The address must start with http:// or https://' });
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'Put the user name and password in their own fields, not in the address' });
+    }
+    if (url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'The address must not contain ? or #' });
+    }
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** A printable API key or password: no control characters (they would break a header). */
+const headerSecret = (label: string) =>
+  z
+    .string()
+    .min(1, `Enter the ${label}`)
+    .max(256)
+    .regex(/^[\x20-\x7e]+$/, `The ${label} may contain only printable ASCII characters`);
+
+export const octoprintConnectionSchema = z
+  .object({
+    kind: z.literal('octoprint'),
+    baseUrl: printerBaseUrlSchema,
+    apiKey: headerSecret('API key'),
+  })
+  .strict();
+
+export const moonrakerConnectionSchema = z
+  .object({
+    kind: z.literal('moonraker'),
+    baseUrl: printerBaseUrlSchema,
+    /** Only when Moonraker's [authorization] requires it (trusted LAN clients need none). */
+    apiKey: headerSecret('API key').optional(),
+  })
+  .strict();
+
+export const prusalinkAuthSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('api-key'), apiKey: headerSecret('API key') }).strict(),
+  z
+    .object({
+      kind: z.literal('digest'),
+      username: headerSecret('user name').refine((v) => !v.includes('"') && !v.includes(':'), {
+        message: 'The user name may not contain " or :',
+      }),
+      password: headerSecret('password'),
+    })
+    .strict(),
+]);
+
+export const prusalinkConnectionSchema = z
+  .object({
+    kind: z.literal('prusalink'),
+    baseUrl: printerBaseUrlSchema,
+    auth: prusalinkAuthSchema,
+    /** The storage jobs are uploaded to: `usb` on the MK4/XL/MINI, `local` on PrusaLink for the MK3. */
+    storage: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,32}$/i, 'A storage name like usb or local')
+      .default('usb'),
+  })
+  .strict();
+
+export const simulatedConnectionSchema = z
+  .object({
+    kind: z.literal('simulated'),
+    /** How much faster than real time it prints: 60 turns a one-hour job into one minute. */
+    speedFactor: z.number().min(1).max(100_000).default(60),
+    /** The print fails with an error when it reaches this layer. */
+    failAtLayer: z.number().int().min(1).optional(),
+    /** The filament runs out when the print reaches this layer (an error that names it). */
+    filamentRunsOutAtLayer: z.number().int().min(1).optional(),
+    /** Starts unreachable (as if unplugged) until told otherwise. */
+    offline: z.boolean().default(false),
+    /** Temperatures it heats to while printing. */
+    nozzleTargetC: z.number().min(0).max(500).default(215),
+    bedTargetC: z.number().min(0).max(150).default(60),
+    /** A name and firmware shown by "Test connection". */
+    model: z.string().min(1).max(100).default('Layerline simulated printer'),
+  })
+  .strict();
+
+export const printerConnectionSchema = z.discriminatedUnion('kind', [
+  octoprintConnectionSchema,
+  moonrakerConnectionSchema,
+  prusalinkConnectionSchema,
+  simulatedConnectionSchema,
+]);
+export type PrinterConnection = z.infer<typeof printerConnectionSchema>;
+/** What the admin form sends (defaults not yet applied). */
+export type PrinterConnectionInput = z.input<typeof printerConnectionSchema>;
+export type OctoprintConnection = z.infer<typeof octoprintConnectionSchema>;
+export type MoonrakerConnection = z.infer<typeof moonrakerConnectionSchema>;
+export type PrusalinkConnection = z.infer<typeof prusalinkConnectionSchema>;
+export type SimulatedConnection = z.infer<typeof simulatedConnectionSchema>;
+
+/**
+ * What a printer is doing, in Layerline's words (each adapter maps its vendor's states onto these;
+ * docs/printers.md has the table):
+ * - idle: connected and free (the bed may still need clearing: that is the farm's to know);
+ * - busy: connected but doing something that is not a print (calibrating, heating by hand, uploading);
+ * - printing, paused: a job is on it;
+ * - finished: the last job completed and nothing new has started;
+ * - error: stopped with an error (errorText says which);
+ * - offline: the printer's host answers but the printer behind it is not connected.
+ */
+export const PRINTER_STATES = ['idle', 'busy', 'printing', 'paused', 'finished', 'error', 'offline'] as const;
+export type PrinterState = (typeof PRINTER_STATES)[number];
+
+const temperatureSchema = z.object({ actual: z.number().nullable(), target: z.number().nullable() });
+
+export const printerStatusSchema = z.object({
+  state: z.enum(PRINTER_STATES),
+  /** 0..1 of the current or last job, null when there is none. */
+  progress: z.number().min(0).max(1).nullable(),
+  /** The file the printer is printing or last printed, as the printer names it. */
+  fileName: z.string().nullable(),
+  currentLayer: z.number().int().nullable(),
+  totalLayers: z.number().int().nullable(),
+  secondsLeft: z.number().nullable(),
+  temperatures: z.object({ nozzle: temperatureSchema, bed: temperatureSchema }),
+  /** The printer's own words when it is in error (or needs attention), else null. */
+  errorText: z.string().nullable(),
+});
+export type PrinterStatus = z.infer<typeof printerStatusSchema>;
+
+/** The answer to "Test connection". */
+export const printerIdentitySchema = z.object({
+  kind: z.enum(PRINTER_KINDS),
+  /** The host software and its version ("OctoPrint 1.10.2", "Moonraker v0.9.3 / Klipper v0.12.0"). */
+  software: z.string(),
+  /** The printer's firmware or model when the host tells it, else null. */
+  firmware: z.string().nullable(),
+  /** Round trip of the probe in milliseconds. */
+  latencyMs: z.number(),
+});
+export type PrinterIdentity = z.infer<typeof printerIdentitySchema>;
+
+/** Why a printer call did not do what was asked: the farm acts on the kind, people read the message. */
+export const PRINTER_FAILURE_KINDS = [
+  'unreachable',
+  'timeout',
+  'auth_refused',
+  'busy',
+  'bad_answer',
+  'rejected',
+  'not_allowed',
+] as const;
+export type PrinterFailureKind = (typeof PRINTER_FAILURE_KINDS)[number];
