@@ -108,8 +108,8 @@ async function seedDemoShop(context: AppContext, sellerId: string): Promise<void
   const skus = [...SANDBOX_MATCHABLE_SKUS];
   const existing = await context.products.findVariantsBySkus(sellerId, skus);
   if (existing.size === 0) {
-    const designs = await context.designs.list(actor, { ownerId: sellerId, search: '', page: 1, limit: 10 });
-    const configId = designs.designs[0]?.printConfigs[0]?.id;
+    const designs = await context.designs.list(actor, { ownerId: sellerId, search: '', limit: 10 });
+    const configId = designs.items[0]?.printConfigs[0]?.id;
     if (configId) {
       await context.products.create(actor, sellerId, {
         name: 'Sandbox shop range (demo)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 export const ROLES = ['seller', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -63,10 +64,14 @@ export const adminUserSchema = z.object({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
-export const adminUserListSchema = z.object({
-  users: z.array(adminUserSchema),
-  total: z.number().int(),
-});
+/** GET /api/admin/users: newest accounts first, keyset-paged (no total: counting every account is a scan). */
+export const adminUserListQuerySchema = z
+  .object({ search: z.string().trim().max(200).default(''), ...pageQueryFields(20) })
+  .strict();
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+
+export const adminUserListSchema = pageSchema(adminUserSchema);
+export type AdminUserList = z.infer<typeof adminUserListSchema>;
 
 export const adminUserFlagsSchema = z
   .object({

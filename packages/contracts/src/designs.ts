@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 import { FILAMENT_TYPES } from './pricing.ts';
 
 /** Designs (uploaded 3D models), their print configurations and quotes. */
@@ -180,9 +181,22 @@ export const designSchema = z.object({
 });
 export type Design = z.infer<typeof designSchema>;
 
-export const designListSchema = z.object({
-  designs: z.array(designSchema),
-  total: z.number().int(),
+/**
+ * GET /api/designs (a seller's) and GET /api/admin/designs (everyone's): newest first, keyset-paged.
+ * `total` counts the seller's designs matching the search; null on the admin's list of everyone's
+ * (counting every design would read the whole table).
+ */
+export const designListQuerySchema = z
+  .object({
+    search: z.string().trim().max(200).default(''),
+    ...pageQueryFields(24),
+    targetUserId: z.string().max(100).optional(),
+  })
+  .strict();
+export type DesignListQuery = z.infer<typeof designListQuerySchema>;
+
+export const designListSchema = pageSchema(designSchema).extend({
+  total: z.number().int().nullable(),
   storage: z.object({ usedBytes: z.number().int(), quotaBytes: z.number().int() }),
 });
 export type DesignList = z.infer<typeof designListSchema>;

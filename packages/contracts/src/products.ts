@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paging.ts';
 
 export const skuSchema = z
   .string()
@@ -66,17 +67,18 @@ export type Product = z.infer<typeof productSchema>;
 /** Packaging names the web app suggests; packaging is free text the print farm reads. */
 export const PACKAGING_SUGGESTIONS = ['standard', 'gift box', 'kit', 'bulk'] as const;
 
+/** GET /api/products: the seller's products, newest first, keyset-paged. */
 export const productListQuerySchema = z
   .object({
     search: z.string().trim().max(200).default(''),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(24),
+    ...pageQueryFields(24),
     targetUserId: z.string().max(100).optional(),
   })
   .strict();
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;
 
-export const productListSchema = z.object({ products: z.array(productSchema), total: z.number().int() });
+/** `total`: the seller's products matching the search (one seller's rows: cheap to count). */
+export const productListSchema = pageSchema(productSchema).extend({ total: z.number().int() });
 export type ProductList = z.infer<typeof productListSchema>;
 export type ProductVariant = Product['variants'][number];
 export type ProductPart = ProductVariant['parts'][number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from './paging.ts';
 
 /** Marketplaces and other order channels. */
 export const PLATFORMS = ['sandbox', 'etsy', 'shopify', 'api', 'woocommerce', 'ebay', 'amazon', 'walmart', 'tiktok'] as const;
@@ -50,12 +51,11 @@ export type Listing = z.infer<typeof listingSchema>;
 
 /* ---------- Connecting, syncing and linking (issue 4, shops core) ---------- */
 
-export const listingListSchema = z.object({
-  items: z.array(listingSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+/**
+ * GET /api/listings: the seller's listings by title (then id), keyset-paged. `total`: the seller's
+ * listings matching the filters (one seller's rows: cheap to count).
+ */
+export const listingListSchema = pageSchema(listingSchema).extend({ total: z.number().int() });
 export type ListingList = z.infer<typeof listingListSchema>;
 
 /** POST /api/shops/:platform/connect. `shopHost` is the Shopify store domain. */

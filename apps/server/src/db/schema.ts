@@ -32,22 +32,32 @@ export interface AddressJson {
   phone: string;
 }
 
-export const user = pgTable('user', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email').notNull().unique(),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  image: text('image'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  // Layerline (better-auth additional fields; see modules/accounts/auth.ts)
-  role: text('role').notNull().default('seller'),
-  businessName: text('business_name').notNull().default(''),
-  isBetaTester: boolean('is_beta_tester').notNull().default(false),
-  isInternal: boolean('is_internal').notNull().default(false),
-  affiliateRef: text('affiliate_ref'),
-  returnAddress: jsonb('return_address').$type<AddressJson>(),
-});
+export const user = pgTable(
+  'user',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // Layerline (better-auth additional fields; see modules/accounts/auth.ts)
+    role: text('role').notNull().default('seller'),
+    businessName: text('business_name').notNull().default(''),
+    isBetaTester: boolean('is_beta_tester').notNull().default(false),
+    isInternal: boolean('is_internal').notNull().default(false),
+    affiliateRef: text('affiliate_ref'),
+    returnAddress: jsonb('return_address').$type<AddressJson>(),
+  },
+  // The admin users list: newest first, keyset on (created_at, id); its substring search by trigrams.
+  (table) => [
+    index('user_created_id_idx').on(table.createdAt, table.id),
+    index('user_email_trgm_idx').using('gin', table.email.op('gin_trgm_ops')),
+    index('user_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    index('user_business_name_trgm_idx').using('gin', table.businessName.op('gin_trgm_ops')),
+  ],
+);
 
 export const session = pgTable(
   'session',
@@ -196,7 +206,14 @@ export const design = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('design_owner_idx').on(table.ownerId, table.createdAt)],
+  // My Designs (a seller's, newest first) and the admin's Design Files (everyone's): keyset on (created_at, id).
+  (table) => [
+    index('design_owner_created_id_idx').on(table.ownerId, table.createdAt, table.id),
+    index('design_created_id_idx').on(table.createdAt, table.id),
+    // The admin's search of everyone's designs (by name, file name or the owner's email).
+    index('design_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    index('design_file_name_trgm_idx').using('gin', table.fileName.op('gin_trgm_ops')),
+  ],
 );
 
 /**
@@ -294,7 +311,8 @@ export const product = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('product_owner_idx').on(table.ownerId)],
+  // A seller's products, newest first: keyset on (created_at, id).
+  (table) => [index('product_owner_created_id_idx').on(table.ownerId, table.createdAt, table.id)],
 );
 
 /** A sellable version of a product, identified on marketplaces by its SKU (unique per seller). */
@@ -315,7 +333,11 @@ export const productVariant = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('product_variant_owner_sku_idx').on(table.ownerId, table.sku)],
+  (table) => [
+    uniqueIndex('product_variant_owner_sku_idx').on(table.ownerId, table.sku),
+    // A product's variants (its page, and the products search's EXISTS).
+    index('product_variant_product_idx').on(table.productId),
+  ],
 );
 
 /** The printed parts of one unit of a variant: which configuration, how many. */
@@ -409,7 +431,14 @@ export const listing = pgTable(
   },
   (table) => [
     uniqueIndex('listing_shop_external_idx').on(table.shopId, table.externalListingId, table.externalVariantId),
-    index('listing_owner_idx').on(table.ownerId),
+    // The listings list: a seller's by title, keyset on (title, id); by shop; the unmatched inbox.
+    index('listing_owner_title_id_idx').on(table.ownerId, table.title, table.id),
+    index('listing_owner_shop_title_id_idx').on(table.ownerId, table.shopId, table.title, table.id),
+    index('listing_owner_unmatched_title_id_idx')
+      .on(table.ownerId, table.title, table.id)
+      .where(sql`${table.linkedVariantId} IS NULL`),
+    // A variant's linked listings (counted on every products page).
+    index('listing_linked_variant_idx').on(table.linkedVariantId),
   ],
 );
 

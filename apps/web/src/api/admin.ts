@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   AdminUser,
   AdminUserFlags,
+  AdminUserList,
   AuditEntry,
   ContactMessageRecord,
   PageViewStats,
@@ -9,18 +10,18 @@ import type {
 import { apiFetch } from './client.ts';
 import { queryKeys } from './query-keys.ts';
 
-export function useAdminUsers(search: string, page: number, limit: number) {
+export function useAdminUsers(search: string, cursor: string | undefined, limit: number) {
   return useQuery({
-    queryKey: queryKeys.adminUsers(search, page, limit),
+    queryKey: queryKeys.adminUsers(search, cursor, limit),
     queryFn: () => {
-      const query = new URLSearchParams({ search, page: String(page), limit: String(limit) });
-      return apiFetch<{ users: AdminUser[]; total: number }>(`/api/admin/users?${query}`);
+      const query = new URLSearchParams({ search, limit: String(limit) });
+      if (cursor) query.set('cursor', cursor);
+      return apiFetch<AdminUserList>(`/api/admin/users?${query}`);
     },
     placeholderData: keepPreviousData,
   });
 }
 
-type AdminUserList = { users: AdminUser[]; total: number };
 
 function withFlags(user: AdminUser, flags: AdminUserFlags): AdminUser {
   const { isAdmin, ...others } = flags;
@@ -41,7 +42,7 @@ export function useUpdateUserFlags() {
       const previous = queryClient.getQueriesData<AdminUserList>({ queryKey: queryKeys.adminUsersAll });
       queryClient.setQueriesData<AdminUserList>({ queryKey: queryKeys.adminUsersAll }, (list) =>
         list
-          ? { ...list, users: list.users.map((user) => (user.id === userId ? withFlags(user, flags) : user)) }
+          ? { ...list, items: list.items.map((user) => (user.id === userId ? withFlags(user, flags) : user)) }
           : list,
       );
       return { previous };

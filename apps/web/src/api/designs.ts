@@ -29,18 +29,25 @@ export interface ProblemArea {
 export const designKeys = {
   all: ['designs'] as const,
   lists: ['designs', 'list'] as const,
-  list: (search: string, page: number, limit: number) =>
-    ['designs', 'list', { search, page, limit }] as const,
+  list: (search: string, cursor: string | undefined, limit: number) =>
+    ['designs', 'list', { search, cursor, limit }] as const,
   detail: (id: string) => ['designs', 'detail', id] as const,
   problemAreas: (id: string) => ['designs', 'problem-areas', id] as const,
   estimate: (input: EstimateCostInput) => ['designs', 'estimate', input] as const,
   adminLists: ['admin', 'designs'] as const,
-  adminList: (search: string, page: number, limit: number) =>
-    ['admin', 'designs', { search, page, limit }] as const,
+  adminList: (search: string, cursor: string | undefined, limit: number) =>
+    ['admin', 'designs', { search, cursor, limit }] as const,
   priceTable: ['admin', 'price-table'] as const,
 };
 
 const id = encodeURIComponent;
+
+/** The query of a keyset-paged list: the search, the page's cursor (none for the first) and its size. */
+export function listQuery(search: string, cursor: string | undefined, limit: number): string {
+  const query = new URLSearchParams({ search, limit: String(limit) });
+  if (cursor) query.set('cursor', cursor);
+  return query.toString();
+}
 
 /** A design or one of its configurations changed: every list and that design's detail are stale. */
 function invalidateDesign(queryClient: QueryClient, designId?: string) {
@@ -60,13 +67,10 @@ function isSlicing(design: Design | undefined): boolean {
 
 const SLICING_POLL_MS = 3000;
 
-export function useDesigns(search: string, page: number, limit: number) {
+export function useDesigns(search: string, cursor: string | undefined, limit: number) {
   return useQuery({
-    queryKey: designKeys.list(search, page, limit),
-    queryFn: () =>
-      apiFetch<DesignList>(
-        `/api/designs?${new URLSearchParams({ search, page: String(page), limit: String(limit) })}`,
-      ),
+    queryKey: designKeys.list(search, cursor, limit),
+    queryFn: () => apiFetch<DesignList>(`/api/designs?${listQuery(search, cursor, limit)}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -237,13 +241,10 @@ export function invalidateDesignLists(queryClient: QueryClient) {
 // ---------------------------------------------------------------------------------------------
 // Admin
 
-export function useAdminDesigns(search: string, page: number, limit: number) {
+export function useAdminDesigns(search: string, cursor: string | undefined, limit: number) {
   return useQuery({
-    queryKey: designKeys.adminList(search, page, limit),
-    queryFn: () =>
-      apiFetch<DesignList>(
-        `/api/admin/designs?${new URLSearchParams({ search, page: String(page), limit: String(limit) })}`,
-      ),
+    queryKey: designKeys.adminList(search, cursor, limit),
+    queryFn: () => apiFetch<DesignList>(`/api/admin/designs?${listQuery(search, cursor, limit)}`),
     placeholderData: keepPreviousData,
   });
 }

@@ -151,8 +151,8 @@ export function useOrderableVariants() {
     queryKey: orderApiKeys.orderableVariants,
     queryFn: async (): Promise<OrderableVariant[] | null> => {
       try {
-        const list = await apiFetch<ProductList>('/api/products?page=1&limit=100');
-        return list.products.flatMap((product) =>
+        const list = await apiFetch<ProductList>('/api/products?limit=100');
+        return list.items.flatMap((product) =>
           product.variants.map((variant) => ({
             variantId: variant.id,
             sku: variant.sku,

@@ -8,14 +8,15 @@ import {
 } from '@tanstack/react-query';
 import type { Design, DesignList, Product, ProductInput, ProductList } from '@layerline/contracts';
 import { apiFetch } from './client.ts';
-import { designKeys } from './designs.ts';
+import { designKeys, listQuery } from './designs.ts';
 import { queryKeys } from './query-keys.ts';
 
 /** Query keys of products. */
 export const productKeys = {
   all: ['products'] as const,
   lists: ['products', 'list'] as const,
-  list: (search: string, page: number, limit: number) => ['products', 'list', { search, page, limit }] as const,
+  list: (search: string, cursor: string | undefined, limit: number) =>
+    ['products', 'list', { search, cursor, limit }] as const,
   detail: (id: string) => ['products', 'detail', id] as const,
 };
 
@@ -27,13 +28,10 @@ function invalidateProducts(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: queryKeys.dashboard });
 }
 
-export function useProducts(search: string, page: number, limit: number) {
+export function useProducts(search: string, cursor: string | undefined, limit: number) {
   return useQuery({
-    queryKey: productKeys.list(search, page, limit),
-    queryFn: () =>
-      apiFetch<ProductList>(
-        `/api/products?${new URLSearchParams({ search, page: String(page), limit: String(limit) })}`,
-      ),
+    queryKey: productKeys.list(search, cursor, limit),
+    queryFn: () => apiFetch<ProductList>(`/api/products?${listQuery(search, cursor, limit)}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -41,8 +39,8 @@ export function useProducts(search: string, page: number, limit: number) {
 /** The seller's designs to build parts from: the most recent 100 (the API's page limit). */
 export function useDesignsForParts(enabled: boolean) {
   return useQuery({
-    queryKey: designKeys.list('', 1, 100),
-    queryFn: () => apiFetch<DesignList>('/api/designs?page=1&limit=100'),
+    queryKey: designKeys.list('', undefined, 100),
+    queryFn: () => apiFetch<DesignList>('/api/designs?limit=100'),
     enabled,
   });
 }

@@ -4,8 +4,8 @@ export const queryKeys = {
   isAdmin: (userId: string) => ['check-user', userId] as const,
   config: ['config'] as const,
   dashboard: ['dashboard'] as const,
-  adminUsers: (search: string, page: number, limit: number) =>
-    ['admin', 'users', { search, page, limit }] as const,
+  adminUsers: (search: string, cursor: string | undefined, limit: number) =>
+    ['admin', 'users', { search, cursor, limit }] as const,
   adminUsersAll: ['admin', 'users'] as const,
   adminAudit: (limit: number) => ['admin', 'audit', limit] as const,
   adminAuditAll: ['admin', 'audit'] as const,

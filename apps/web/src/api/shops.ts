@@ -22,7 +22,8 @@ export interface ListingFilter {
   link: 'all' | 'unmatched' | 'linked';
   search: string;
   shopId: string;
-  page: number;
+  /** The page's cursor; undefined for the first page. */
+  cursor: string | undefined;
   limit: number;
 }
 
@@ -40,9 +41,9 @@ export function useShops() {
 export function useListings(filter: ListingFilter) {
   const params = new URLSearchParams({
     link: filter.link,
-    page: String(filter.page),
     limit: String(filter.limit),
   });
+  if (filter.cursor) params.set('cursor', filter.cursor);
   if (filter.search) params.set('search', filter.search);
   if (filter.shopId) params.set('shopId', filter.shopId);
   return useQuery({

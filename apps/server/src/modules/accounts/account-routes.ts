@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
   adminUserFlagsSchema,
+  adminUserListQuerySchema,
   adminUserListSchema,
   adminUserSchema,
   auditEntrySchema,
@@ -72,13 +73,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['admin'],
         summary: 'Search users',
-        querystring: z
-          .object({
-            search: z.string().trim().max(200).default(''),
-            page: z.coerce.number().int().min(1).default(1),
-            limit: z.coerce.number().int().min(1).max(100).default(20),
-          })
-          .strict(),
+        querystring: adminUserListQuerySchema,
         response: { 200: adminUserListSchema },
       },
     },

@@ -202,7 +202,7 @@ describe('admins', () => {
     const seller = await t.signUp({ name: 'Findable Fiona' });
     const found = await admin.get('/api/admin/users?search=findable');
     expect(found.status).toBe(200);
-    expect(found.body.users.map((u: { id: string }) => u.id)).toContain(seller.userId);
+    expect(found.body.items.map((u: { id: string }) => u.id)).toContain(seller.userId);
 
     const flagged = await admin.patch(`/api/admin/users/${seller.userId}`, { isBetaTester: true, isInternal: true });
     expect(flagged.status).toBe(200);

@@ -1,7 +1,9 @@
 import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AdminUser, AdminUserFlags, Address, Me, Role } from '@layerline/contracts';
+import type { AdminUser, AdminUserFlags, AdminUserList, Address, Me, Role } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { account, user } from '../../db/schema.ts';
+import { pageFrom } from '../../platform/keyset-cursor.ts';
+import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
 
 const EMPTY_ADDRESS: Address = {
   name: '',
@@ -106,20 +108,24 @@ export function createUserRepository(db: Database) {
         .where(eq(user.id, id));
     },
 
-    async list(options: { search: string; page: number; limit: number }): Promise<{ users: AdminUser[]; total: number }> {
+    /** Newest accounts first, keyset-paged on (created_at, id) (index user_created_id_idx). */
+    async list(options: { search: string; cursor?: string | undefined; limit: number }): Promise<AdminUserList> {
+      const after = decodeTimeIdCursor(options.cursor, 'text');
       const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const where = options.search
-        ? or(ilike(user.email, pattern), ilike(user.name, pattern), ilike(user.businessName, pattern))
-        : undefined;
       const rows = await db
-        .select(userColumns)
+        .select({ ...userColumns, micros: microsOf(user.createdAt) })
         .from(user)
-        .where(where)
-        .orderBy(desc(user.createdAt), user.id)
-        .limit(options.limit)
-        .offset((options.page - 1) * options.limit);
-      const [total] = await db.select({ n: count() }).from(user).where(where);
-      return { users: rows.map(toAdminUser), total: total?.n ?? 0 };
+        .where(
+          and(
+            options.search
+              ? or(ilike(user.email, pattern), ilike(user.name, pattern), ilike(user.businessName, pattern))
+              : undefined,
+            after ? beforeTimeId(user.createdAt, user.id, after) : undefined,
+          ),
+        )
+        .orderBy(desc(user.createdAt), desc(user.id))
+        .limit(options.limit + 1);
+      return pageFrom(rows, options.limit, (row) => timeIdKey(row.micros, row.id), toAdminUser);
     },
 
     async setFlags(id: string, flags: AdminUserFlags): Promise<void> {

@@ -1,6 +1,8 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { design, printConfiguration, storageReservation, user, type ProblemJson } from '../../db/schema.ts';
+import { pageFrom } from '../../platform/keyset-cursor.ts';
+import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
 
 export type DesignRow = typeof design.$inferSelect;
 export type NewDesignRow = typeof design.$inferInsert;
@@ -72,18 +74,37 @@ export function createDesignRepository(db: Database) {
       return (await withConfigs(rows))[0];
     },
 
-    async list(options: { ownerId: string | null; search: string; page: number; limit: number }): Promise<{ items: DesignWithConfigs[]; total: number }> {
+    /**
+     * Newest first, keyset-paged on (created_at, id): a seller's from design_owner_created_id_idx,
+     * everyone's (ownerId null) from design_created_id_idx. `total` (the seller's matching designs)
+     * only for a seller's list.
+     */
+    async list(options: {
+      ownerId: string | null;
+      search: string;
+      cursor?: string | undefined;
+      limit: number;
+    }): Promise<{ items: DesignWithConfigs[]; nextCursor: string | null; total: number | null }> {
+      const after = decodeTimeIdCursor(options.cursor, 'uuid');
       const where = and(options.ownerId ? eq(design.ownerId, options.ownerId) : undefined, searchFilter(options.search));
-      const rows = await db
-        .select({ design, ownerEmail: user.email })
-        .from(design)
-        .innerJoin(user, eq(user.id, design.ownerId))
-        .where(where)
-        .orderBy(desc(design.createdAt), design.id)
-        .limit(options.limit)
-        .offset((options.page - 1) * options.limit);
-      const [total] = await db.select({ n: count() }).from(design).innerJoin(user, eq(user.id, design.ownerId)).where(where);
-      return { items: await withConfigs(rows), total: total?.n ?? 0 };
+      const [rows, total] = await Promise.all([
+        db
+          .select({ design, ownerEmail: user.email, micros: microsOf(design.createdAt) })
+          .from(design)
+          .innerJoin(user, eq(user.id, design.ownerId))
+          .where(and(where, after ? beforeTimeId(design.createdAt, design.id, after) : undefined))
+          .orderBy(desc(design.createdAt), desc(design.id))
+          .limit(options.limit + 1),
+        options.ownerId
+          ? db.select({ n: count() }).from(design).innerJoin(user, eq(user.id, design.ownerId)).where(where)
+          : Promise.resolve(null),
+      ]);
+      const page = pageFrom(rows, options.limit, (row) => timeIdKey(row.micros, row.design.id), (row) => row);
+      return {
+        items: await withConfigs(page.items.map((row) => ({ design: row.design, ownerEmail: row.ownerEmail }))),
+        nextCursor: page.nextCursor,
+        total: total ? (total[0]?.n ?? 0) : null,
+      };
     },
 
     async storageUsedBytes(ownerId: string): Promise<number> {

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
   costDataInputSchema,
+  designListQuerySchema,
   designListSchema,
   designSchema,
   estimateCostInputSchema,
@@ -22,14 +23,7 @@ import type { PriceTableRepository } from '../quotes/price-table-repository.ts';
 import { attachmentHeader, type Actor, type DesignService } from './design-service.ts';
 
 const idParams = z.object({ id: z.uuid('Not a valid id') });
-const listQuery = z
-  .object({
-    search: z.string().trim().max(200).default(''),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(100).default(24),
-    targetUserId: z.string().max(100).optional(),
-  })
-  .strict();
+const listQuery = designListQuerySchema;
 
 function actorOf(request: FastifyRequest): Actor {
   const viewer = requireViewer(request);

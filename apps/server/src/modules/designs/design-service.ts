@@ -298,15 +298,19 @@ export function createDesignService(deps: DesignServiceDeps) {
       return dto(actor, id);
     },
 
-    async list(actor: Actor, query: { ownerId: string | null; search: string; page: number; limit: number }): Promise<DesignList> {
+    async list(
+      actor: Actor,
+      query: { ownerId: string | null; search: string; cursor?: string | undefined; limit: number },
+    ): Promise<DesignList> {
       if (query.ownerId === null && !actor.isAdmin) throw new AppError('forbidden', 'Only admins may list every seller’s designs');
-      const [{ items, total }, table, usedBytes] = await Promise.all([
+      const [{ items, nextCursor, total }, table, usedBytes] = await Promise.all([
         designs.list(query),
         prices.get(),
         designs.storageUsedBytes(query.ownerId ?? actor.id),
       ]);
       return {
-        designs: items.map((item) => toDesignDto(item, table, slicing.available, actor.isAdmin)),
+        items: items.map((item) => toDesignDto(item, table, slicing.available, actor.isAdmin)),
+        nextCursor,
         total,
         storage: { usedBytes, quotaBytes: limits.quotaBytes },
       };

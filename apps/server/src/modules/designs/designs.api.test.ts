@@ -154,10 +154,10 @@ describe('refusing bad files, leaving nothing behind', () => {
 describe('who sees what', () => {
   it('keeps a seller’s designs from other sellers', async () => {
     const mine = (await seller.get('/api/designs')).body;
-    expect(mine.designs.map((d: { id: string }) => d.id)).toContain(cubeId);
+    expect(mine.items.map((d: { id: string }) => d.id)).toContain(cubeId);
     expect(mine.storage.usedBytes).toBeGreaterThan(0);
     const theirs = (await other.get('/api/designs')).body;
-    expect(theirs.designs).toEqual([]);
+    expect(theirs.items).toEqual([]);
     for (const path of [`/api/designs/${cubeId}`, `/api/designs/${cubeId}/file`, `/api/designs/${cubeId}/thumbnail.png`, `/api/designs/${cubeId}/viewer-mesh`, `/api/designs/${cubeId}/metadata`]) {
       expect((await other.get(path)).status, path).toBe(404);
     }
@@ -170,7 +170,7 @@ describe('who sees what', () => {
 
   it('lets admins see every seller’s designs and act for a seller, audited', async () => {
     const all = (await admin.get('/api/admin/designs')).body;
-    const cube = all.designs.find((d: { id: string }) => d.id === cubeId);
+    const cube = all.items.find((d: { id: string }) => d.id === cubeId);
     expect(cube.ownerEmail).toBe(seller.email);
     expect((await admin.get(`/api/designs/${cubeId}`)).status).toBe(200);
 
@@ -317,7 +317,7 @@ describe('the storage quota under concurrent uploads', () => {
     for (const refused of results.filter((r) => r.status === 402)) expect(refused.body.error).toMatch(/quota/);
     expect(storedBytes(tight)).toBeLessThanOrEqual(MB);
     const list = (await user.get('/api/designs')).body;
-    expect(list.items ?? list.designs).toHaveLength(1);
+    expect(list.items).toHaveLength(1);
     expect(list.storage).toEqual({ usedBytes: file600k.length, quotaBytes: MB });
   });
 
@@ -375,8 +375,7 @@ describe('file names', () => {
     expect(response.status).toBe(201);
     expect(body.fileName).toBe('invoicelto.stl');
     expect(body.name).toBe('Nice name');
-    const found = (await seller.get('/api/designs?search=invoicelto')).body;
-    const listed = found.items ?? found.designs;
+    const listed = (await seller.get('/api/designs?search=invoicelto')).body.items;
     expect(listed.map((d: { fileName: string; name: string }) => [d.fileName, d.name])).toEqual([['invoicelto.stl', 'Nice name']]);
     const file = await fetch(new URL(`/api/designs/${body.id}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
     expect(file.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''invoicelto.stl");

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-
 import type { ProductInput } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { design, listing, printConfiguration, product, productVariant, variantPart } from '../../db/schema.ts';
+import { pageFrom } from '../../platform/keyset-cursor.ts';
+import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
 
 export type ProductRow = typeof product.$inferSelect;
 export type VariantRow = typeof productVariant.$inferSelect;
@@ -176,7 +178,14 @@ export function createProductRepository(db: Database) {
       return (await hydrate(rows))[0];
     },
 
-    async list(options: { ownerId: string; search: string; page: number; limit: number }): Promise<{ items: ProductRecord[]; total: number }> {
+    /** A seller's products, newest first, keyset-paged on (created_at, id) (product_owner_created_id_idx). */
+    async list(options: {
+      ownerId: string;
+      search: string;
+      cursor?: string | undefined;
+      limit: number;
+    }): Promise<{ items: ProductRecord[]; nextCursor: string | null; total: number }> {
+      const after = decodeTimeIdCursor(options.cursor, 'uuid');
       const pattern = options.search ? `%${escapeLike(options.search)}%` : null;
       const where = and(
         eq(product.ownerId, options.ownerId),
@@ -187,15 +196,17 @@ export function createProductRepository(db: Database) {
             )
           : undefined,
       );
-      const rows = await db
-        .select()
-        .from(product)
-        .where(where)
-        .orderBy(desc(product.createdAt), asc(product.id))
-        .limit(options.limit)
-        .offset((options.page - 1) * options.limit);
-      const [total] = await db.select({ n: count() }).from(product).where(where);
-      return { items: await hydrate(rows), total: total?.n ?? 0 };
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({ product, micros: microsOf(product.createdAt) })
+          .from(product)
+          .where(and(where, after ? beforeTimeId(product.createdAt, product.id, after) : undefined))
+          .orderBy(desc(product.createdAt), desc(product.id))
+          .limit(options.limit + 1),
+        db.select({ n: count() }).from(product).where(where),
+      ]);
+      const page = pageFrom(rows, options.limit, (row) => timeIdKey(row.micros, row.product.id), (row) => row.product);
+      return { items: await hydrate(page.items), nextCursor: page.nextCursor, total: total?.n ?? 0 };
     },
 
     async countForOwner(ownerId: string): Promise<number> {

@@ -35,8 +35,8 @@ export function registerProductRoutes(app: FastifyInstance, deps: { products: Pr
     },
     async (request) => {
       const ownerId = subjectOf(request, request.query.targetUserId);
-      const { search, page, limit } = request.query;
-      return products.list(actorOf(request), { ownerId, search, page, limit });
+      const { search, cursor, limit } = request.query;
+      return products.list(actorOf(request), { ownerId, search, cursor, limit });
     },
   );
 

@@ -108,11 +108,14 @@ export function createProductService(deps: ProductServiceDeps) {
   }
 
   return {
-    async list(actor: Actor, query: { ownerId: string; search: string; page: number; limit: number }): Promise<ProductList> {
+    async list(
+      actor: Actor,
+      query: { ownerId: string; search: string; cursor?: string | undefined; limit: number },
+    ): Promise<ProductList> {
       if (query.ownerId !== actor.id && !actor.isAdmin) throw new AppError('forbidden', 'Only admins may act for another user');
-      const [{ items, total }, table] = await Promise.all([products.list(query), prices.get()]);
-      await auditForOther(actor, query.ownerId, 'product.listed-for-user', { search: query.search, page: query.page });
-      return { products: items.map((item) => toProductDto(item, table, slicerAvailable)), total };
+      const [{ items, nextCursor, total }, table] = await Promise.all([products.list(query), prices.get()]);
+      await auditForOther(actor, query.ownerId, 'product.listed-for-user', { search: query.search });
+      return { items: items.map((item) => toProductDto(item, table, slicerAvailable)), nextCursor, total };
     },
 
     get: dto,

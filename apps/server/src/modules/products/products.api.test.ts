@@ -151,8 +151,8 @@ describe('products', () => {
     expect((await put(other, `/api/products/${productId}`, twoVariants('MINE'))).status).toBe(404);
     expect((await other.delete(`/api/products/${productId}`)).status).toBe(404);
     const list = (await other.get('/api/products')).body;
-    expect(list.products.map((p: any) => p.id)).not.toContain(productId);
-    expect(list.products.map((p: any) => p.name)).toEqual(['Theirs']);
+    expect(list.items.map((p: any) => p.id)).not.toContain(productId);
+    expect(list.items.map((p: any) => p.name)).toEqual(['Theirs']);
     expect((await other.get(`/api/products?targetUserId=${seller.userId}`)).status).toBe(403);
     expect((await other.post(`/api/products?targetUserId=${seller.userId}`, twoVariants('ACT'))).status).toBe(403);
     expect((await seller.get(`/api/products/${productId}`)).body.name).toBe('Desk cube set');
@@ -161,7 +161,7 @@ describe('products', () => {
   it('lets an admin list a seller’s products and create one for them, audited', async () => {
     const list = await admin.get(`/api/products?targetUserId=${seller.userId}&search=cube-pair`);
     expect(list.status).toBe(200);
-    expect(list.body.products.map((p: any) => p.id)).toEqual([productId]);
+    expect(list.body.items.map((p: any) => p.id)).toEqual([productId]);
     const created = await admin.post(`/api/products?targetUserId=${seller.userId}`, {
       name: 'Made by admin',
       variants: [{ name: 'One', sku: 'ADMIN-1', parts: [{ printConfigId: plaId, quantity: 3 }] }],
@@ -241,12 +241,12 @@ describe('products', () => {
   it('names the products that use a design or a configuration', async () => {
     expect(await t.context.products.productsUsing({ printConfigId: petgId })).toEqual(['Desk cube set v2']);
     expect(await t.context.products.productsUsing({ printConfigId: othersConfigId })).toEqual(['Theirs']);
-    const design = (await seller.get('/api/designs')).body.designs[0];
+    const design = (await seller.get('/api/designs')).body.items[0];
     expect(await t.context.products.productsUsing({ designId: design.id })).toEqual(['Desk cube set v2', 'Made by admin']);
   });
 
   it('refuses to delete a design or configuration a product prints, naming the product', async () => {
-    const design = (await seller.get('/api/designs')).body.designs[0];
+    const design = (await seller.get('/api/designs')).body.items[0];
     const refused = await seller.delete(`/api/designs/${design.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain('“Desk cube set v2”');

@@ -1,7 +1,9 @@
 import { and, asc, count, eq, gt, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { listing, oauthState, product, productVariant, shopConnection } from '../../db/schema.ts';
+import { afterKey, decodeCursor, pageFrom } from '../../platform/keyset-cursor.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
+import { assertCursorUuid } from '../../platform/time-id-keyset.ts';
 import type { MarketplaceListing, RefreshedTokens, ShopCredentials } from './connector.ts';
 
 export type ShopRow = typeof shopConnection.$inferSelect;
@@ -13,7 +15,7 @@ export interface ListingFilter {
   shopId: string | null;
   link: 'all' | 'unmatched' | 'linked';
   search: string;
-  page: number;
+  cursor?: string | undefined;
   limit: number;
 }
 
@@ -335,7 +337,14 @@ export function createShopRepository(db: Database, box: SecretBox) {
       return row;
     },
 
-    async listListings(filter: ListingFilter): Promise<{ items: ListingView[]; total: number }> {
+    /**
+     * A seller's listings by title then id, keyset-paged on (title, id): from
+     * listing_owner_title_id_idx, listing_owner_shop_title_id_idx (one shop) or the partial
+     * listing_owner_unmatched_title_id_idx (the unmatched inbox).
+     */
+    async listListings(filter: ListingFilter): Promise<{ items: ListingView[]; nextCursor: string | null; total: number }> {
+      const key = decodeCursor(filter.cursor, ['string', 'string']);
+      if (key) assertCursorUuid(String(key[1]));
       const pattern = filter.search ? escapeLike(filter.search) : null;
       const where = and(
         eq(listing.ownerId, filter.ownerId),
@@ -347,29 +356,26 @@ export function createShopRepository(db: Database, box: SecretBox) {
             : undefined,
         pattern ? or(ilike(listing.title, pattern), ilike(listing.sku, pattern)) : undefined,
       );
-      const rows = await db
-        .select({
-          listing,
-          shopName: shopConnection.name,
-          platform: shopConnection.platform,
-          variantName: productVariant.name,
-          productName: product.name,
-        })
-        .from(listing)
-        .innerJoin(shopConnection, eq(shopConnection.id, listing.shopId))
-        .leftJoin(productVariant, eq(productVariant.id, listing.linkedVariantId))
-        .leftJoin(product, eq(product.id, productVariant.productId))
-        .where(where)
-        .orderBy(
-          asc(shopConnection.name),
-          asc(listing.title),
-          asc(listing.externalVariantId),
-          asc(listing.id),
-        )
-        .limit(filter.limit)
-        .offset((filter.page - 1) * filter.limit);
-      const [totalRow] = await db.select({ total: count() }).from(listing).where(where);
-      return { items: rows, total: totalRow?.total ?? 0 };
+      const [rows, [totalRow]] = await Promise.all([
+        db
+          .select({
+            listing,
+            shopName: shopConnection.name,
+            platform: shopConnection.platform,
+            variantName: productVariant.name,
+            productName: product.name,
+          })
+          .from(listing)
+          .innerJoin(shopConnection, eq(shopConnection.id, listing.shopId))
+          .leftJoin(productVariant, eq(productVariant.id, listing.linkedVariantId))
+          .leftJoin(product, eq(product.id, productVariant.productId))
+          .where(and(where, key ? afterKey([listing.title, listing.id], key, 'asc') : undefined))
+          .orderBy(asc(listing.title), asc(listing.id))
+          .limit(filter.limit + 1),
+        db.select({ total: count() }).from(listing).where(where),
+      ]);
+      const page = pageFrom(rows, filter.limit, (row) => [row.listing.title, row.listing.id], (row) => row);
+      return { ...page, total: totalRow?.total ?? 0 };
     },
 
     async listingView(id: string): Promise<ListingView | undefined> {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
   PLATFORMS,
+  pageQueryFields,
   listingLinkInputSchema,
   listingListSchema,
   listingSchema,
@@ -27,8 +28,7 @@ const listingQuery = z
     /** The spec's inbox: same as link=unmatched. */
     unmatched: booleanFlag.optional(),
     search: z.string().trim().max(200).default(''),
-    page: z.coerce.number().int().min(1).default(1),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    ...pageQueryFields(50, 200),
     /** getMakerforgeListings(refresh): import every shop's listings first. */
     refresh: booleanFlag.optional(),
     targetUserId: z.string().max(100).optional(),
@@ -220,7 +220,7 @@ export function registerShopRoutes(
         shopId: q.shopId ?? null,
         link: q.unmatched ? 'unmatched' : q.link,
         search: q.search,
-        page: q.page,
+        cursor: q.cursor,
         limit: q.limit,
       });
     },

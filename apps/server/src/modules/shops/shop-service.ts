@@ -469,17 +469,12 @@ export function createShopService(deps: {
         shopId: string | null;
         link: 'all' | 'unmatched' | 'linked';
         search: string;
-        page: number;
+        cursor?: string | undefined;
         limit: number;
       },
     ): Promise<ListingList> {
       const result = await repository.listListings({ ownerId, ...filter });
-      return {
-        items: result.items.map(listingDto),
-        total: result.total,
-        page: filter.page,
-        limit: filter.limit,
-      };
+      return { items: result.items.map(listingDto), nextCursor: result.nextCursor, total: result.total };
     },
 
     async linkListing(viewer: ShopViewer, listingId: string, variantId: string): Promise<Listing> {

@@ -11,13 +11,14 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import type { Design } from '@layerline/contracts';
 import { useAdminDesigns } from '../../../api/designs.ts';
+import { CursorPager } from '../../../components/CursorPager.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { formatBytes, formatDimensions } from '../../app/designs/design-format.ts';
 import { useDebouncedValue } from '../../app/designs/use-debounced-value.ts';
 import { AdminConfigCard } from './AdminConfigCard.tsx';
@@ -29,10 +30,11 @@ const COLUMNS = 7;
 /** Every seller's designs; a row opens to show its configurations and the cost-data forms. */
 export function DesignFilesTable() {
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
   const [expanded, setExpanded] = useState<string | null>(null);
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
-  const designs = useAdminDesigns(debouncedSearch, page + 1, PAGE_SIZE);
+  // A new search starts again at the first page.
+  const pages = useCursorPages(debouncedSearch);
+  const designs = useAdminDesigns(debouncedSearch, pages.cursor, PAGE_SIZE);
 
   return (
     <Paper variant="outlined" sx={{ borderRadius: 2 }}>
@@ -46,19 +48,12 @@ export function DesignFilesTable() {
           justifyContent: 'space-between',
         }}
       >
-        <Typography color="text.secondary">
-          {designs.data
-            ? `${designs.data.total} design${designs.data.total === 1 ? '' : 's'}`
-            : 'Designs of every seller'}
-        </Typography>
+        <Typography color="text.secondary">Designs of every seller, newest first</Typography>
         <SearchField
           placeholder="Search design or owner email"
           label="Search design files"
           value={search}
-          onChange={(value) => {
-            setSearch(value);
-            setPage(0);
-          }}
+          onChange={setSearch}
           sx={{ width: { xs: '100%', sm: 340 } }}
         />
       </Box>
@@ -82,7 +77,7 @@ export function DesignFilesTable() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {designs.data?.designs.map((design) => (
+            {designs.data?.items.map((design) => (
               <DesignRow
                 key={design.id}
                 design={design}
@@ -90,7 +85,7 @@ export function DesignFilesTable() {
                 onToggle={() => setExpanded((current) => (current === design.id ? null : design.id))}
               />
             ))}
-            {designs.data && designs.data.designs.length === 0 ? (
+            {designs.data && designs.data.items.length === 0 ? (
               <TableRow>
                 <TableCell colSpan={COLUMNS} align="center" sx={{ py: 4, color: 'text.secondary' }}>
                   {debouncedSearch
@@ -102,14 +97,9 @@ export function DesignFilesTable() {
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={designs.data?.total ?? 0}
-        page={page}
-        onPageChange={(_event, next) => setPage(next)}
-        rowsPerPage={PAGE_SIZE}
-        rowsPerPageOptions={[PAGE_SIZE]}
-      />
+      <Box sx={{ px: 2, pb: 2 }}>
+        <CursorPager pages={pages} nextCursor={designs.data?.nextCursor} label="Pages of design files" />
+      </Box>
     </Paper>
   );
 }

@@ -9,7 +9,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AdminUser, AdminUserFlags } from '@layerline/contracts';
@@ -17,6 +16,8 @@ import { useAdminUsers, useUpdateUserFlags } from '../../../api/admin.ts';
 import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { CursorPager } from '../../../components/CursorPager.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { formatDate } from './format-date.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
@@ -40,9 +41,10 @@ export function UsersPanel() {
   const { user: me } = useAuth();
   const { showToast } = useToast();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
-  const users = useAdminUsers(debouncedSearch, page + 1, PAGE_SIZE);
+  // A new search starts again at the first page.
+  const pages = useCursorPages(debouncedSearch);
+  const users = useAdminUsers(debouncedSearch, pages.cursor, PAGE_SIZE);
   const updateFlags = useUpdateUserFlags();
   const [pendingAdminChange, setPendingAdminChange] = useState<{ user: AdminUser; value: boolean } | null>(
     null,
@@ -69,21 +71,14 @@ export function UsersPanel() {
   return (
     <AdminPanel
       title="Users"
-      subtitle={
-        users.data
-          ? `${users.data.total} account${users.data.total === 1 ? '' : 's'}`
-          : 'Everyone with an account'
-      }
+      subtitle="Everyone with an account, newest first"
       testId="admin-users"
       action={
         <SearchField
           placeholder="Search name, email or business"
           label="Search users"
           value={search}
-          onChange={(value) => {
-            setSearch(value);
-            setPage(0);
-          }}
+          onChange={setSearch}
           sx={{ width: { xs: '100%', sm: 320 } }}
         />
       }
@@ -105,7 +100,7 @@ export function UsersPanel() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {users.data?.users.map((user) => (
+            {users.data?.items.map((user) => (
               <TableRow key={user.id} hover data-testid="admin-user-row" data-email={user.email}>
                 <TableCell>
                   <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -130,7 +125,7 @@ export function UsersPanel() {
                 ))}
               </TableRow>
             ))}
-            {users.data && users.data.users.length === 0 ? (
+            {users.data && users.data.items.length === 0 ? (
               <TableRow>
                 <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>
                   No user matches “{debouncedSearch}”.
@@ -140,14 +135,7 @@ export function UsersPanel() {
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={users.data?.total ?? 0}
-        page={page}
-        onPageChange={(_event, next) => setPage(next)}
-        rowsPerPage={PAGE_SIZE}
-        rowsPerPageOptions={[PAGE_SIZE]}
-      />
+      <CursorPager pages={pages} nextCursor={users.data?.nextCursor} label="Pages of users" />
       <ConfirmDialog
         open={pendingAdminChange !== null}
         title={pendingAdminChange?.value ? 'Make this user an admin?' : 'Remove admin rights?'}

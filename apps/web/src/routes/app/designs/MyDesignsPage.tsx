@@ -6,14 +6,15 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
-import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
 import ViewInArOutlinedIcon from '@mui/icons-material/ViewInArOutlined';
 import { ROUTES } from '@layerline/contracts';
 import { useDesigns } from '../../../api/designs.ts';
+import { CursorPager } from '../../../components/CursorPager.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { DesignDetailDialog } from './detail/DesignDetailDialog.tsx';
 import { DesignGrid } from './DesignGrid.tsx';
 import { StorageUsage } from './StorageUsage.tsx';
@@ -31,11 +32,11 @@ export default function MyDesignsPage() {
   const { pathname } = useLocation();
   const title = ROUTES.find((route) => route.path === pathname)?.title ?? 'My Designs';
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
-  const designs = useDesigns(debouncedSearch, page, PAGE_SIZE);
+  // A new search starts again at the first page.
+  const pages = useCursorPages(debouncedSearch);
+  const designs = useDesigns(debouncedSearch, pages.cursor, PAGE_SIZE);
   const { designId, openDesign, closeDesign } = useDesignParam();
-  const pageCount = designs.data ? Math.max(1, Math.ceil(designs.data.total / PAGE_SIZE)) : 1;
   const hasNone = designs.data?.total === 0 && debouncedSearch === '';
 
   return (
@@ -70,10 +71,7 @@ export default function MyDesignsPage() {
             label="Search designs"
             testId="design-search"
             value={search}
-            onChange={(value) => {
-              setSearch(value);
-              setPage(1);
-            }}
+            onChange={setSearch}
             sx={{ flex: '1 1 260px', maxWidth: 420 }}
           />
           {designs.data ? (
@@ -95,19 +93,12 @@ export default function MyDesignsPage() {
           No design matches “{debouncedSearch}”.
         </Typography>
       ) : null}
-      {designs.data && designs.data.designs.length > 0 ? (
-        <DesignGrid designs={designs.data.designs} onOpen={openDesign} />
+      {designs.data && designs.data.items.length > 0 ? (
+        <DesignGrid designs={designs.data.items} onOpen={openDesign} />
       ) : null}
-      {pageCount > 1 ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-          <Pagination
-            count={pageCount}
-            page={page}
-            onChange={(_event, next) => setPage(next)}
-            aria-label="Pages of designs"
-          />
-        </Box>
-      ) : null}
+      <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1 }}>
+        <CursorPager pages={pages} nextCursor={designs.data?.nextCursor} label="Pages of designs" />
+      </Box>
       <DesignDetailDialog designId={designId} onClose={closeDesign} />
     </Box>
   );

@@ -7,7 +7,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -21,7 +20,9 @@ import Typography from '@mui/material/Typography';
 import type { Listing, VariantOption } from '@layerline/contracts';
 import { useLinkListing, useListings, useShops, useVariantOptions } from '../../../api/shops.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { CursorPager } from '../../../components/CursorPager.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { useDebouncedValue } from '../designs/use-debounced-value.ts';
 
 const PAGE_SIZE = 50;
@@ -38,11 +39,11 @@ export default function LinkListingsPage() {
   const [link, setLink] = useState<'all' | 'unmatched' | 'linked'>('all');
   const [search, setSearch] = useState('');
   const [shopId, setShopId] = useState('');
-  const [page, setPage] = useState(1);
   const debounced = useDebouncedValue(search.trim(), 300);
+  // Any change of the filters or the search starts again at the first page.
+  const pages = useCursorPages(JSON.stringify([link, debounced, shopId]));
   const shops = useShops();
-  const listings = useListings({ link, search: debounced, shopId, page, limit: PAGE_SIZE });
-  const pages = listings.data ? Math.max(1, Math.ceil(listings.data.total / PAGE_SIZE)) : 1;
+  const listings = useListings({ link, search: debounced, shopId, cursor: pages.cursor, limit: PAGE_SIZE });
 
   return (
     <Box>
@@ -63,7 +64,7 @@ export default function LinkListingsPage() {
           size="small"
           exclusive
           value={link}
-          onChange={(_, value) => value && (setLink(value), setPage(1))}
+          onChange={(_, value) => value && setLink(value)}
         >
           <ToggleButton value="all">All</ToggleButton>
           <ToggleButton value="unmatched">Unmatched inbox</ToggleButton>
@@ -73,14 +74,14 @@ export default function LinkListingsPage() {
           size="small"
           label="Search title or SKU"
           value={search}
-          onChange={(e) => (setSearch(e.target.value), setPage(1))}
+          onChange={(e) => setSearch(e.target.value)}
         />
         <TextField
           size="small"
           select
           label="Shop"
           value={shopId}
-          onChange={(e) => (setShopId(e.target.value), setPage(1))}
+          onChange={(e) => setShopId(e.target.value)}
         >
           <MenuItem value="">All shops</MenuItem>
           {(shops.data ?? []).map((shop) => (
@@ -126,9 +127,7 @@ export default function LinkListingsPage() {
           </Table>
         </TableContainer>
       ) : null}
-      {pages > 1 ? (
-        <Pagination sx={{ mt: 2 }} count={pages} page={page} onChange={(_, p) => setPage(p)} />
-      ) : null}
+      <CursorPager pages={pages} nextCursor={listings.data?.nextCursor} label="Pages of listings" />
     </Box>
   );
 }

@@ -6,7 +6,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import LinearProgress from '@mui/material/LinearProgress';
-import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -17,7 +16,9 @@ import type { Product } from '@layerline/contracts';
 import { useDeleteProduct, useProducts } from '../../../api/products.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { CursorPager } from '../../../components/CursorPager.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { useDebouncedValue } from '../designs/use-debounced-value.ts';
 import { ProductCard } from './ProductCard.tsx';
 import { ProductEditorDialog } from './ProductEditorDialog.tsx';
@@ -35,13 +36,13 @@ type Editing = { kind: 'closed' } | { kind: 'new' } | { kind: 'edit'; product: P
 export default function ProductsPage() {
   const { showToast } = useToast();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
   const debouncedSearch = useDebouncedValue(search.trim(), 300);
-  const products = useProducts(debouncedSearch, page, PAGE_SIZE);
+  // A new search starts again at the first page.
+  const pages = useCursorPages(debouncedSearch);
+  const products = useProducts(debouncedSearch, pages.cursor, PAGE_SIZE);
   const remove = useDeleteProduct();
   const [editing, setEditing] = useState<Editing>({ kind: 'closed' });
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const pageCount = products.data ? Math.max(1, Math.ceil(products.data.total / PAGE_SIZE)) : 1;
   const hasNone = products.data?.total === 0 && debouncedSearch === '';
   const linkedToDeleting = deleting?.variants.reduce((sum, v) => sum + v.linkedListings, 0) ?? 0;
 
@@ -84,10 +85,7 @@ export default function ProductsPage() {
           label="Search products"
           testId="product-search"
           value={search}
-          onChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
+          onChange={setSearch}
           sx={{ width: '100%', maxWidth: 420, mb: 1 }}
         />
       )}
@@ -107,7 +105,7 @@ export default function ProductsPage() {
         </Typography>
       ) : null}
       <Stack spacing={2} data-testid="product-list">
-        {products.data?.products.map((product) => (
+        {products.data?.items.map((product) => (
           <ProductCard
             key={product.id}
             product={product}
@@ -116,11 +114,9 @@ export default function ProductsPage() {
           />
         ))}
       </Stack>
-      {pageCount > 1 ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-          <Pagination count={pageCount} page={page} onChange={(_event, next) => setPage(next)} aria-label="Pages of products" />
-        </Box>
-      ) : null}
+      <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1 }}>
+        <CursorPager pages={pages} nextCursor={products.data?.nextCursor} label="Pages of products" />
+      </Box>
       <ProductEditorDialog
         open={editing.kind !== 'closed'}
         product={editing.kind === 'edit' ? editing.product : undefined}

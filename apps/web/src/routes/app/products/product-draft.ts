@@ -69,7 +69,7 @@ export function draftFromProduct(product: Product): ProductDraft {
 /** Every configuration of the seller's designs, and those the product already uses (which may be older than the list). */
 export function configOptions(designs: DesignList | undefined, product?: Product): ConfigOption[] {
   const options = new Map<string, ConfigOption>();
-  for (const design of designs?.designs ?? []) {
+  for (const design of designs?.items ?? []) {
     for (const config of design.printConfigs) {
       options.set(config.id, {
         printConfigId: config.id,
