@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { documentTitle } from '@layerline/contracts';
+import path from 'node:path';
+import { createOutboxMailer } from '../apps/server/src/integrations/outbox-mailer/outbox-mailer.ts';
+import { LOGIN_FAILURE_LIMIT } from '../apps/server/src/modules/accounts/login-throttle.ts';
 import { makeUser, newBrowser, newPage, startApp, type RunningApp } from './harness.ts';
 
 /** Signing up, logging in and out through the real forms, and the referral code that rides along. */
@@ -179,5 +182,41 @@ describe('log in and log out', () => {
     const signIn = await check.post('/api/auth/sign-in/email', { email: user.email, password: newPassword });
     expect(signIn.status).toBe(200);
     await page.context().close();
+  });
+});
+
+describe('a throttled account (issue 10, finding 4)', () => {
+  it('says so readably, emails a sign-in link from the login page, and the link signs in to /dashboard', async () => {
+    const user = await makeUser(app);
+    // An attacker's failures from elsewhere have throttled the account.
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) await app.testApp.context.loginThrottle.recordFailure(user.email);
+    const page = await newPage(browser, app);
+    await page.goto('/login');
+    await waitForPath(page, '/login', 'Login');
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const error = page.getByTestId('form-error');
+    await error.waitFor();
+    expect(await error.innerText()).toMatch(/Too many failed sign-in attempts.*Email me a sign-in link/s);
+
+    await page.getByTestId('email-link').click();
+    await page.getByTestId('link-sent').waitFor();
+    const outbox = createOutboxMailer(path.join(app.testApp.context.config.dataDir, 'outbox'), () => undefined);
+    const mail = (await outbox.list()).find((message) => message.to === user.email && /sign-in link/.test(message.subject));
+    const link = new URL(/https?:\/\/\S+/.exec(mail!.text)![0]);
+    expect(link.pathname).toBe('/login');
+
+    // Opened from the mail: a fresh tab.
+    const fromMail = await newPage(browser, app);
+    await fromMail.goto(`${link.pathname}${link.hash}`);
+    await waitForPath(fromMail, '/dashboard', 'Dashboard');
+    expect((await me(fromMail)).status).toBe(200);
+    // The link is spent: opening it again shows why, on the login page, and the token leaves the address bar.
+    const again = await newPage(browser, app);
+    await again.goto(`${link.pathname}${link.hash}`);
+    await again.getByTestId('form-error').filter({ hasText: 'already used or expired' }).waitFor();
+    expect(new URL(again.url()).hash).toBe('');
+    for (const opened of [page, fromMail, again]) await opened.context().close();
   });
 });
