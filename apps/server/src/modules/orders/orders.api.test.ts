@@ -487,6 +487,36 @@ describe('order lists: keyset (cursor) paging', () => {
   });
 });
 
+describe('the order API hot path', () => {
+  it('does not look up a session for /api/v1 (API keys only), but still does for the app', async () => {
+    const { key } = await t.context.apiKeys.create(seller.userId, 'hot path');
+    const auth = t.context.auth.api as { getSession: (...args: any[]) => Promise<unknown> };
+    const original = auth.getSession;
+    let lookups = 0;
+    auth.getSession = (...args: any[]) => {
+      lookups += 1;
+      return original.apply(auth, args);
+    };
+    try {
+      const response = await fetch(new URL('/api/v1/orders', t.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({
+          externalId: 'HOT-1',
+          items: [{ sku: 'LL-VASE-TWIST', quantity: 1 }],
+          shippingAddress: { name: 'Ada Lovelace', line1: '1 Analytical Way', city: 'Portland', postalCode: '97201', country: 'US' },
+        }),
+      });
+      expect(response.status).toBe(201);
+      expect(lookups).toBe(0);
+      expect((await seller.get('/api/orders?search=HOT-1')).body.items).toHaveLength(1);
+      expect(lookups).toBe(1);
+    } finally {
+      auth.getSession = original;
+    }
+  });
+});
+
 describe('load cleanup', () => {
   it('keeps the seller list usable after the load test', async () => {
     const [n] = await t.context.db.select({ n: count() }).from(order).where(like(order.externalId, 'LOAD-%'));
