@@ -162,7 +162,9 @@ describe('GET /api/designs and /api/admin/designs', () => {
 
   it('refuses a made-up cursor with 400', async () => {
     for (const url of ['/api/designs', '/api/admin/designs']) {
-      for (const cursor of [...MADE_UP_CURSORS, BAD_UUID_CURSOR]) await expectBadCursor(url === '/api/designs' ? seller : admin, url, cursor);
+      const client = url === '/api/designs' ? seller : admin;
+      for (const cursor of [...MADE_UP_CURSORS, BAD_UUID_CURSOR]) await expectBadCursor(client, url, cursor);
+      expect((await client.get(`${url}?page=2`)).status).toBe(400);
     }
   });
 });
@@ -199,6 +201,7 @@ describe('GET /api/products', () => {
 
   it('refuses a made-up cursor with 400', async () => {
     for (const cursor of [...MADE_UP_CURSORS, BAD_UUID_CURSOR]) await expectBadCursor(seller, '/api/products', cursor);
+    expect((await seller.get('/api/products?page=2')).status).toBe(400);
   });
 });
 
