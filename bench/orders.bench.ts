@@ -33,7 +33,7 @@ const SECONDS = arg('seconds', 15);
 const DROP = process.argv.includes('--drop');
 /** Ingestion only (for profiling it): no list measurements. */
 const INGEST_ONLY = process.argv.includes('--ingest-only');
-const CLIENTS = 10;
+const CLIENTS = arg('clients', 10);
 const ORDERS = 1_000_000;
 const SELLERS = 2_000;
 /** The busy seller: every 50th order (20,000), so ~300 pages deep at 25 a page stays inside their orders. */

@@ -15,7 +15,16 @@ export interface OrderIngestionPort {
     platform: string;
     order: MarketplaceOrder;
     actor: { kind: 'user' | 'admin' | 'system' | 'marketplace'; id: string | null };
-  }): Promise<{ orderId: string; created: boolean }>;
+  }): Promise<{ orderId: string; created: boolean; stored?: StoredOrder }>;
+}
+
+/** A created order as ingestion stored it (modules/orders/order-ingestion.ts IngestedOrder). */
+export interface StoredOrder {
+  readonly status: OrderStatus;
+  readonly holdReason: string | null;
+  readonly createdAt: Date;
+  readonly items: readonly { sku: string; quantity: number; variantId: string | null; productName: string | null }[];
+  readonly events: readonly { fromStatus: OrderStatus | null; toStatus: OrderStatus; reason: string; createdAt: Date }[];
 }
 
 /** The orders module's reader (modules/orders/order-service.ts `get`): 404 unless the viewer may see it. */
@@ -66,6 +75,34 @@ export function toPublicOrder(order: Order): PublicOrder {
   };
 }
 
+function publicOrderOf(orderId: string, incoming: MarketplaceOrder, stored: StoredOrder): PublicOrder {
+  const createdAt = stored.createdAt.toISOString();
+  return {
+    id: orderId,
+    externalId: incoming.externalId,
+    platform: 'api',
+    status: stored.status,
+    holdReason: stored.holdReason,
+    customerName: incoming.customerName,
+    shippingAddress: incoming.shippingAddress,
+    items: stored.items.map((item) => ({
+      sku: item.sku,
+      quantity: item.quantity,
+      matched: item.variantId !== null,
+      productName: item.productName,
+    })),
+    events: stored.events.map((event) => ({
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      reason: event.reason,
+      createdAt: event.createdAt.toISOString(),
+    })),
+    placedAt: incoming.placedAt.toISOString(),
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
 function marketplaceOrder(
   externalId: string,
   input: { items: ApiOrderInput['items']; shippingAddress: ApiOrderInput['shippingAddress']; note?: string },
@@ -109,14 +146,18 @@ export function createOrderApiService(deps: {
   return {
     /** Stores the order once per (seller, externalId); a repeat returns the stored order. */
     async submitApiOrder(ownerId: string, input: ApiOrderInput): Promise<{ order: PublicOrder; created: boolean }> {
+      const incoming = marketplaceOrder(input.externalId, input, now());
       const result = await ingestion.ingest({
         ownerId,
         channel: apiChannel(ownerId),
         shopId: null,
         platform: 'api',
-        order: marketplaceOrder(input.externalId, input, now()),
+        order: incoming,
         actor: { kind: 'user', id: ownerId },
       });
+      // A new order is answered from what was stored (GET /api/v1/orders/:id reads the same back):
+      // reading it again would cost the hot path a query. A repeat answers the order stored first.
+      if (result.stored) return { order: publicOrderOf(result.orderId, incoming, result.stored), created: true };
       return { order: toPublicOrder(await orders.get(asOwner(ownerId), result.orderId)), created: result.created };
     },
 

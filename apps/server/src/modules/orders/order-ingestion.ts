@@ -18,6 +18,20 @@ export interface IngestResult {
   readonly orderId: string;
   /** false when the order was already stored (a replay, a duplicate or a concurrent delivery). */
   readonly created: boolean;
+  /**
+   * A created order as it was stored, so the caller can answer without reading it back; absent
+   * for a replay, and when an item matched through a listing (its product name is not at hand).
+   */
+  readonly stored?: IngestedOrder;
+}
+
+/** What ingestion wrote: the order's page (GET) reads the same values back. */
+export interface IngestedOrder {
+  readonly status: OrderStatus;
+  readonly holdReason: string | null;
+  readonly createdAt: Date;
+  readonly items: readonly { sku: string; quantity: number; variantId: string | null; productName: string | null }[];
+  readonly events: readonly { fromStatus: OrderStatus | null; toStatus: OrderStatus; reason: string; createdAt: Date }[];
 }
 
 export type OrderIngestion = ReturnType<typeof createOrderIngestion>;
@@ -49,7 +63,7 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
     async ingest(input: IngestInput): Promise<IngestResult> {
       const { order: incoming } = input;
       const skus = incoming.items.map((item) => item.sku);
-      const matches = await orders.matchSkus(input.ownerId, input.shopId, skus);
+      const matches = await orders.matchSkusLabelled(input.ownerId, input.shopId, skus);
       const unmatched = [...new Set(skus.filter((sku) => !matches.has(sku)))];
       const settled = initialStatus(unmatched);
       const events: NewOrderEvent[] = [
@@ -100,7 +114,7 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
           title: item.title,
           quantity: item.quantity,
           unitPriceCents: item.unitPriceCents,
-          variantId: matches.get(item.sku) ?? null,
+          variantId: matches.get(item.sku)?.variantId ?? null,
         })),
         events,
       );
@@ -117,7 +131,32 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
       } else if (incoming.cancelled && result.status !== 'cancelled') {
         await cancelIfAsked(result.orderId, input);
       }
-      return { orderId: result.orderId, created: result.created };
+      const labelled = [...matches.values()].every((match) => match.label !== null);
+      // Two lines of one SKU are listed in an order of their own (random ids): read those back.
+      const distinct = new Set(skus).size === skus.length;
+      if (!result.created || !result.createdAt || !result.eventTimes || !labelled || !distinct) {
+        return { orderId: result.orderId, created: result.created };
+      }
+      const eventTimes = result.eventTimes;
+      const stored: IngestedOrder = {
+        status,
+        holdReason,
+        createdAt: result.createdAt,
+        // The order page lists items by SKU, byte for byte (COLLATE "C": code point order).
+        items: incoming.items
+          .map((item) => {
+            const match = matches.get(item.sku);
+            return { sku: item.sku, quantity: item.quantity, variantId: match?.variantId ?? null, productName: match?.label ?? null };
+          })
+          .sort((a, b) => Buffer.compare(Buffer.from(a.sku), Buffer.from(b.sku))),
+        events: events.map((event, index) => ({
+          fromStatus: event.fromStatus,
+          toStatus: event.toStatus,
+          reason: event.reason,
+          createdAt: eventTimes[index]!,
+        })),
+      };
+      return { orderId: result.orderId, created: true, stored };
     },
   };
 }

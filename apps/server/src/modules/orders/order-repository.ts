@@ -139,7 +139,15 @@ export function createOrderRepository(db: Database) {
       newOrder: NewOrder,
       items: readonly NewOrderItem[],
       events: readonly NewOrderEvent[],
-    ): Promise<{ orderId: string; status: OrderStatus; created: boolean; announcementId: string | null }> {
+    ): Promise<{
+      orderId: string;
+      status: OrderStatus;
+      created: boolean;
+      announcementId: string | null;
+      /** When created: the order's created_at and each event's time (in the order given). */
+      createdAt?: Date;
+      eventTimes?: Date[];
+    }> {
       // One statement, so one round trip and its own transaction: the order, its items, its events
       // and its announcement are written together or not at all. On a conflict the order's INSERT
       // returns nothing, so nothing else is written, and the stored order is read back.
@@ -191,10 +199,22 @@ export function createOrderRepository(db: Database) {
           SELECT inserted.id, NULL, ${o.status} FROM inserted
           RETURNING id, order_id
         )
-        SELECT order_id::text AS "orderId", id::text AS "announcementId" FROM announced
-      `)) as unknown as { rows: { orderId: string; announcementId: string }[] };
+        SELECT announced.order_id::text AS "orderId", announced.id::text AS "announcementId",
+               to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+        FROM announced
+      `)) as unknown as { rows: { orderId: string; announcementId: string; createdAt: string }[] };
       const created = result.rows[0];
-      if (created) return { orderId: created.orderId, status: o.status, created: true, announcementId: created.announcementId };
+      if (created) {
+        return {
+          orderId: created.orderId,
+          status: o.status,
+          created: true,
+          announcementId: created.announcementId,
+          // created_at and updated_at default to now(): the statement's own time.
+          createdAt: new Date(created.createdAt),
+          eventTimes: events.map((_, index) => new Date(base + index)),
+        };
+      }
       const [existing] = await db
         .select({ id: order.id, status: order.status })
         .from(order)
@@ -239,7 +259,7 @@ export function createOrderRepository(db: Database) {
         SELECT coalesce(json_agg(json_build_object(
           'id', i.id, 'orderId', i.order_id, 'externalItemId', i.external_item_id, 'sku', i.sku, 'title', i.title,
           'quantity', i.quantity, 'unitPriceCents', i.unit_price_cents, 'variantId', i.variant_id,
-          'productName', p.name, 'variantName', v.name) ORDER BY i.sku, i.id), '[]'::json)
+          'productName', p.name, 'variantName', v.name) ORDER BY i.sku COLLATE "C", i.id), '[]'::json)
         FROM order_item i
         LEFT JOIN product_variant v ON v.id = i.variant_id
         LEFT JOIN product p ON p.id = v.product_id

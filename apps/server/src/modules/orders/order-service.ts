@@ -75,25 +75,39 @@ function afterOf(cursor: string | undefined): readonly [string, string] | null {
   return [placed, id];
 }
 
-/** Which variant each SKU maps to: the seller's variant with that SKU, else a listing linked by hand. */
-export function createSkuMatcher(lookup: VariantLookup, repository: OrderRepository) {
+/** How an order page names a matched item's product: "Product — Variant". */
+export const productLabel = (productName: string | null, variantName: string | null): string | null =>
+  productName ? (variantName ? `${productName} — ${variantName}` : productName) : null;
+
+/**
+ * Which variant each SKU maps to: the seller's variant with that SKU, else a listing linked by
+ * hand; with the product label when known (a match through a listing has none here: null).
+ */
+export function createLabelledSkuMatcher(lookup: VariantLookup, repository: OrderRepository) {
   return async (
     ownerId: string,
     shopId: string | null,
     skus: readonly string[],
-  ): Promise<Map<string, string>> => {
+  ): Promise<Map<string, { variantId: string; label: string | null }>> => {
     const unique = [...new Set(skus)];
-    const result = new Map<string, string>();
+    const result = new Map<string, { variantId: string; label: string | null }>();
     if (unique.length === 0) return result;
     const variants = await lookup(ownerId, unique);
-    for (const [sku, variant] of variants) result.set(sku, variant.variantId);
+    for (const [sku, variant] of variants) result.set(sku, { variantId: variant.variantId, label: productLabel(variant.productName, variant.variantName) });
     const missing = unique.filter((sku) => !result.has(sku));
     if (missing.length > 0) {
       for (const [sku, variantId] of await repository.linkedVariantsBySkus(ownerId, shopId, missing))
-        result.set(sku, variantId);
+        result.set(sku, { variantId, label: null });
     }
     return result;
   };
+}
+
+/** Which variant each SKU maps to (see createLabelledSkuMatcher). */
+export function createSkuMatcher(lookup: VariantLookup, repository: OrderRepository) {
+  const labelled = createLabelledSkuMatcher(lookup, repository);
+  return async (ownerId: string, shopId: string | null, skus: readonly string[]): Promise<Map<string, string>> =>
+    new Map([...(await labelled(ownerId, shopId, skus))].map(([sku, match]) => [sku, match.variantId]));
 }
 export type SkuMatcher = ReturnType<typeof createSkuMatcher>;
 
@@ -136,11 +150,7 @@ function detailDto(row: OrderDetailRow): Order {
       quantity: item.quantity,
       unitPriceCents: item.unitPriceCents,
       variantId: item.variantId,
-      productName: item.productName
-        ? item.variantName
-          ? `${item.productName} — ${item.variantName}`
-          : item.productName
-        : null,
+      productName: productLabel(item.productName, item.variantName),
     })),
     events: row.events.map((event) => ({
       id: event.id,
@@ -167,6 +177,7 @@ export function createOrderService(deps: {
 }) {
   const { repository, audit } = deps;
   const listeners: OrderStatusListener[] = [];
+  const matchSkusLabelled = createLabelledSkuMatcher(deps.lookupVariants, repository);
   const matchSkus = createSkuMatcher(deps.lookupVariants, repository);
 
   /**
@@ -357,6 +368,7 @@ export function createOrderService(deps: {
     pruneAnnounced: (before: Date) => repository.pruneAnnounced(before),
     tryTransition,
     matchSkus,
+    matchSkusLabelled,
 
     get,
     changeStatus,

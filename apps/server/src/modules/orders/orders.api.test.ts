@@ -488,6 +488,33 @@ describe('order lists: keyset (cursor) paging', () => {
 });
 
 describe('the order API hot path', () => {
+  it('answers a new order from what it stored: the same order GET and a repeat read back', async () => {
+    await addVariants(t.context, seller.userId, ['b-2', 'A_1', 'a-1', 'Zed'], 'Hot product');
+    const { key } = await t.context.apiKeys.create(seller.userId, 'answers');
+    const send = (method: string, url: string, body?: unknown) =>
+      fetch(new URL(url, t.baseUrl), {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const address = { name: '  Ada Lovelace ', line1: '1 Analytical Way', city: 'Portland', postalCode: '97201', country: 'US' };
+    for (const [externalId, items] of [
+      ['HOT-2', [{ sku: 'Zed', quantity: 1 }]],
+      // SKUs that sort differently by case, punctuation or locale, and one no variant has (on hold).
+      ['HOT-3', [{ sku: 'b-2', quantity: 2 }, { sku: 'Zed', quantity: 1 }, { sku: 'A_1', quantity: 3 }, { sku: 'a-1', quantity: 4 }, { sku: 'NOPE-9', quantity: 1 }]],
+    ] as const) {
+      const created = await send('POST', '/api/v1/orders', { externalId, items, shippingAddress: address });
+      expect(created.status).toBe(201);
+      const body = await created.json();
+      const read = await send('GET', `/api/v1/orders/${body.id}`);
+      expect(read.status).toBe(200);
+      expect(body).toEqual(await read.json());
+      const repeat = await send('POST', '/api/v1/orders', { externalId, items, shippingAddress: address });
+      expect(repeat.status).toBe(200);
+      expect(await repeat.json()).toEqual(body);
+    }
+  });
+
   it('does not look up a session for /api/v1 (API keys only), but still does for the app', async () => {
     const { key } = await t.context.apiKeys.create(seller.userId, 'hot path');
     const auth = t.context.auth.api as { getSession: (...args: any[]) => Promise<unknown> };
