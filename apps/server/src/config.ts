@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -47,6 +48,21 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).default(5120),
+  MAX_BUILD_VOLUME_MM: z
+    .string()
+    .default('400,400,450')
+    .transform((value, ctx) => {
+      const parts = value.split(/[,x×]/).map((part) => Number(part.trim()));
+      if (parts.length !== 3 || !parts.every((n) => Number.isFinite(n) && n >= 10 && n <= 10_000)) {
+        ctx.addIssue({ code: 'custom', message: 'MAX_BUILD_VOLUME_MM must be three sizes in mm between 10 and 10000, e.g. 400,400,450' });
+        return z.NEVER;
+      }
+      return parts as [number, number, number];
+    }),
+  MODEL_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  MODEL_JOB_TIMEOUT_S: z.coerce.number().min(0.1).max(600).default(30),
+  MODEL_WORKER_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(1024),
+  MODEL_QUEUE_PER_SELLER: z.coerce.number().int().min(1).max(1000).default(20),
   SLICING: z.enum(['auto', 'off']).default('auto'),
   PRUSA_SLICER_PATH: z.string().min(1).optional(),
   RUN_JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
@@ -95,6 +111,14 @@ export interface Config {
   readonly maxUploadBytes: number;
   /** Per-seller storage quota; an upload past it is refused with 402. */
   readonly storageQuotaBytes: number;
+  /** Model work: the largest build volume of the farm (until printers are listed) and the worker pool's budgets. */
+  readonly models: {
+    readonly maxBuildVolumeMm: readonly [number, number, number];
+    readonly workers: number;
+    readonly jobTimeoutMs: number;
+    readonly workerHeapMb: number;
+    readonly maxQueuedPerSeller: number;
+  };
   /** auto: slice with PrusaSlicer when it is installed; off: geometry estimates only. */
   readonly slicing: 'auto' | 'off';
   readonly prusaSlicerPath: string | undefined;
@@ -210,6 +234,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
+    models: {
+      maxBuildVolumeMm: e.MAX_BUILD_VOLUME_MM,
+      workers: e.MODEL_WORKERS ?? Math.min(2, os.availableParallelism()),
+      jobTimeoutMs: Math.round(e.MODEL_JOB_TIMEOUT_S * 1000),
+      workerHeapMb: e.MODEL_WORKER_HEAP_MB,
+      maxQueuedPerSeller: e.MODEL_QUEUE_PER_SELLER,
+    },
     slicing: e.SLICING,
     prusaSlicerPath: e.PRUSA_SLICER_PATH,
     runJobsInProcess: e.RUN_JOBS_IN_PROCESS === 'true',

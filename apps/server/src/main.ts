@@ -30,6 +30,7 @@ async function main(config: Config): Promise<void> {
     `Layerline is running at ${url}`,
     `  Database: ${running.databaseKind === 'pglite' ? `embedded (PGlite) in ${config.dataDir}` : 'PostgreSQL'}`,
     `  Quotes: geometry estimate${running.slicerAvailable ? ', then exact slicing with PrusaSlicer' : ' (PrusaSlicer not found: exact slicing off)'}`,
+    `  Mail: ${config.smtpUrl ? `SMTP (${new URL(config.smtpUrl).host})` : `not sent: written to ${config.dataDir}/outbox and printed here (set SMTP_URL to send)`}`,
   ];
   if (demo) {
     lines.push(

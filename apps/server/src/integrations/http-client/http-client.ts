@@ -9,7 +9,9 @@ import type { RateLimiter } from './rate-limiter.ts';
  * - network errors, 408, 429 and 5xx are retried with capped exponential backoff and full jitter,
  *   honouring Retry-After; any other 4xx is never retried;
  * - after the last attempt: MarketplaceUnavailableError (429/5xx/408/network, with the vendor's
- *   Retry-After when it gave one) or MarketplaceRejectedError (other 4xx/3xx, with the status).
+ *   Retry-After when it gave one; an OutboundUnavailableError saying why) or
+ *   MarketplaceRejectedError (other 4xx/3xx, with the status).
+ * Printers use it too, through printer-http.ts (their own host policy: docs/printers.md).
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,0 +1,154 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { simulatedConnectionSchema, type SimulatedConnection } from '@layerline/contracts';
+import type { PrintFile } from '../../modules/production/printer-driver.ts';
+import { createSimulatedPrinterFarm, type SimulatedPrinterFarm } from './simulated-printer.ts';
+
+// One hour of printing in 100 layers, at 60x: one real minute.
+const file: PrintFile = { fileName: 'layerline-job-1.gcode', bytes: new Uint8Array([1]), estimatedPrintSeconds: 3600, layerCount: 100 };
+const connection = (overrides: Partial<SimulatedConnection> = {}): SimulatedConnection =>
+  simulatedConnectionSchema.parse({ kind: 'simulated', speedFactor: 60, ...overrides });
+
+let clock = 0;
+let farm: SimulatedPrinterFarm;
+const tick = (ms: number) => {
+  clock += ms;
+};
+
+beforeEach(() => {
+  clock = 1_000_000;
+  farm = createSimulatedPrinterFarm({ now: () => clock });
+});
+
+describe('simulated printer', () => {
+  it('prints in accelerated time: progress, layers, time left, temperatures, then finished', async () => {
+    const printer = farm.driver('p1', connection());
+    expect(await printer.probe()).toMatchObject({ ok: true, value: { kind: 'simulated', firmware: 'Layerline simulated printer' } });
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'idle', progress: null } });
+    expect(await printer.upload(file, { startPrint: true })).toEqual({ ok: true, value: { fileName: file.fileName, printStarted: true } });
+
+    tick(15_000); // a quarter of one real minute
+    const quarter = await printer.status();
+    expect(quarter).toEqual({
+      ok: true,
+      value: {
+        state: 'printing',
+        progress: 0.25,
+        fileName: file.fileName,
+        currentLayer: 26,
+        totalLayers: 100,
+        secondsLeft: 45,
+        temperatures: { nozzle: { actual: 215, target: 215 }, bed: { actual: 60, target: 60 } },
+        errorText: null,
+      },
+    });
+
+    tick(45_000);
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'finished', progress: 1, secondsLeft: null, currentLayer: 100 } });
+  });
+
+  it('heats up at the start of a print', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    tick(250); // 15 simulated seconds
+    const status = await printer.status();
+    expect(status.ok && status.value.temperatures.nozzle.actual).toBeGreaterThan(22);
+    expect(status.ok && status.value.temperatures.nozzle.actual).toBeLessThan(215);
+  });
+
+  it('pause stops the clock of the print; resume continues where it was', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    tick(30_000);
+    expect(await printer.pause()).toEqual({ ok: true, value: undefined });
+    tick(600_000);
+    expect(await printer.status()).toMatchObject({ value: { state: 'paused', progress: 0.5 } });
+    expect(await printer.resume()).toEqual({ ok: true, value: undefined });
+    tick(15_000);
+    expect(await printer.status()).toMatchObject({ value: { state: 'printing', progress: 0.75 } });
+  });
+
+  it('cancel makes it idle; a new job can start', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    tick(10_000);
+    expect(await printer.cancel()).toEqual({ ok: true, value: undefined });
+    expect(await printer.status()).toMatchObject({ value: { state: 'idle', progress: null } });
+    expect(await printer.start(file.fileName)).toEqual({ ok: true, value: undefined });
+    expect(await printer.cancel()).toMatchObject({ ok: true });
+    expect(await printer.cancel()).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+  });
+
+  it('is busy when asked to start or upload-and-start while printing', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    expect(await printer.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
+    expect(await printer.upload({ ...file, fileName: 'other.gcode' }, { startPrint: true })).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy' },
+    });
+    expect(await printer.start('never-uploaded.gcode')).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+  });
+
+  it('fails at the layer it is told to, with a message naming it', async () => {
+    const printer = farm.driver('p1', connection({ failAtLayer: 41 }));
+    await printer.upload(file, { startPrint: true });
+    tick(23_999);
+    expect(await printer.status()).toMatchObject({ value: { state: 'printing', currentLayer: 40 } });
+    tick(1);
+    expect(await printer.status()).toMatchObject({
+      value: { state: 'error', currentLayer: 41, progress: 0.4, errorText: expect.stringContaining('layer 41 of 100') },
+    });
+    tick(600_000);
+    expect(await printer.status()).toMatchObject({ value: { state: 'error', progress: 0.4 } });
+    expect(await printer.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy' } });
+    expect(await printer.cancel()).toMatchObject({ ok: true });
+    expect(await printer.status()).toMatchObject({ value: { state: 'idle' } });
+  });
+
+  it('runs out of filament at a layer (the earlier of the two faults wins)', async () => {
+    const printer = farm.driver('p1', connection({ filamentRunsOutAtLayer: 10, failAtLayer: 50 }));
+    await printer.upload(file, { startPrint: true });
+    tick(60_000);
+    expect(await printer.status()).toMatchObject({
+      value: { state: 'error', currentLayer: 10, errorText: 'Filament ran out at layer 10 of 100: load a new spool (simulated)' },
+    });
+  });
+
+  it('goes offline (unreachable) and comes back, having printed on meanwhile', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    farm.setOffline('p1', true);
+    tick(30_000);
+    expect(await printer.status()).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
+    expect(await printer.probe()).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
+    farm.setOffline('p1', false);
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'printing', progress: 0.5 } });
+  });
+
+  it('starts offline when its connection says so, and keeps state per printer id across drivers', async () => {
+    const offline = farm.driver('p2', connection({ offline: true }));
+    expect(await offline.status()).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
+    const again = farm.driver('p2', connection({ offline: false }));
+    expect(await again.status()).toMatchObject({ ok: true });
+
+    await farm.driver('p3', connection()).upload(file, { startPrint: true });
+    tick(30_000);
+    expect(await farm.driver('p3', connection()).status()).toMatchObject({ value: { state: 'printing', progress: 0.5 } });
+    farm.forget('p3');
+    expect(await farm.driver('p3', connection()).status()).toMatchObject({ value: { state: 'idle' } });
+  });
+
+  it('refuses bad input: an unsafe name, an empty file, no estimate', async () => {
+    const printer = farm.driver('p1', connection());
+    expect(await printer.upload({ ...file, fileName: 'a/b.gcode' }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    expect(await printer.upload({ ...file, bytes: new Uint8Array() }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    expect(await printer.upload({ ...file, estimatedPrintSeconds: 0 }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+  });
+
+  it('validates its connection: speed factor, layers', () => {
+    expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', speedFactor: 0 }).success).toBe(false);
+    expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', failAtLayer: 0 }).success).toBe(false);
+    expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', extra: true }).success).toBe(false);
+    expect(simulatedConnectionSchema.parse({ kind: 'simulated' })).toMatchObject({ speedFactor: 60, offline: false });
+  });
+});
