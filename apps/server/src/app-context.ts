@@ -18,6 +18,7 @@ import { createDesignRepository } from './modules/designs/design-repository.ts';
 import { createDesignService, type SlicingScheduler } from './modules/designs/design-service.ts';
 import type { FileStorage } from './modules/designs/file-storage.ts';
 import { createModelWorker } from './modules/designs/model-worker.ts';
+import { configuredBuildVolumes } from './modules/designs/build-volume.ts';
 import { createPriceTableRepository } from './modules/quotes/price-table-repository.ts';
 import { createProductRepository } from './modules/products/product-repository.ts';
 import { createProductService } from './modules/products/product-service.ts';
@@ -64,7 +65,15 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
   const { storage } = runtime;
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
-  const modelWorker = createModelWorker();
+  // Model work: a small pool of threads with per-job time and memory budgets and per-seller fair
+  // queues; the farm's build volume (configured until printers are listed) bounds what is accepted.
+  const modelWorker = createModelWorker({
+    threads: config.models.workers,
+    jobTimeoutMs: config.models.jobTimeoutMs,
+    heapMb: config.models.workerHeapMb,
+    maxQueuedPerSeller: config.models.maxQueuedPerSeller,
+    buildVolumes: configuredBuildVolumes(config.models.maxBuildVolumeMm),
+  });
   const productRepository = createProductRepository(db);
   const designs = createDesignService({
     designs: designRepository,
@@ -180,6 +189,8 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     tracking,
     shopConnectors,
     shops,
+    /** The model worker pool (its stats are read by tests and the bench). */
+    modelWorker,
     /** Stops background threads; the database is closed by whoever opened it. */
     close: () => modelWorker.close(),
   };

@@ -9,6 +9,7 @@ export const MESH_ERROR_CODES = [
   'xml-entity',
   'xml-too-deep',
   'too-many-triangles',
+  'too-complex',
 ] as const;
 export type MeshErrorCode = (typeof MESH_ERROR_CODES)[number];
 

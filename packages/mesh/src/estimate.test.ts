@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILAMENT_DENSITY_G_PER_CM3, fulfilmentCostUsd } from '@layerline/contracts';
-import { analyzeModel, DEFAULT_PRINT_SETTINGS, estimatePrint } from './index.ts';
-import { boxStl } from './testing/zip-writer.ts';
+import { analyzeModel, DEFAULT_PRINT_SETTINGS, estimatePrint, MESH_LIMITS, MeshError } from './index.ts';
+import { boxStl, make3mf } from './testing/zip-writer.ts';
 
 const cube20 = await analyzeModel(boxStl(20, 20, 20));
 
@@ -76,5 +76,66 @@ describe('print estimate', () => {
   it('rejects nonsense settings', () => {
     expect(() => estimatePrint(cube20, { infillPercent: 150 })).toThrow(RangeError);
     expect(() => estimatePrint(cube20, { layerHeightMm: 0 })).toThrow(RangeError);
+  });
+});
+
+/** Binary STL of one triangle `height` mm tall (134 bytes). */
+function tallTriangle(height: number): Uint8Array {
+  const buf = Buffer.alloc(134);
+  buf.writeUInt32LE(1, 80);
+  [0, 0, 0, 10, 0, 0, 0, 0, height].forEach((v, k) => buf.writeFloatLE(v, 96 + k * 4));
+  return new Uint8Array(buf);
+}
+
+/** `items` build items of one tetrahedron `z` mm tall, side by side. */
+function needles(items: number, z: number): Uint8Array {
+  const build = Array.from({ length: items }, (_, i) => `<item objectid="1" transform="1 0 0 0 1 0 0 0 1 ${(i % 50) * 6} ${Math.floor(i / 50) * 6} 0"/>`).join('');
+  return make3mf(
+    `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources><object id="1" type="model"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="5" y="0" z="0"/><vertex x="0" y="5" z="0"/><vertex x="0" y="0" z="${z}"/></vertices><triangles><triangle v1="0" v2="2" v3="1"/><triangle v1="0" v2="1" v3="3"/><triangle v1="1" v2="2" v3="3"/><triangle v1="0" v2="3" v3="2"/></triangles></mesh></object></resources><build>${build}</build></model>`,
+  );
+}
+
+describe('estimate work bounds (issue 10: layers x triangles had no bound)', () => {
+  const refusal = (run: () => unknown): MeshError => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof MeshError) return error;
+      throw error;
+    }
+    throw new Error('not refused');
+  };
+
+  it('refuses a one-triangle model 1 km tall before any per-layer work (it took 14.7 s and +690 MB)', async () => {
+    const analysis = await analyzeModel(tallTriangle(1_000_000));
+    const started = performance.now();
+    const rss = process.memoryUsage().rss;
+    for (const layerHeightMm of [0.2, 0.05]) {
+      const error = refusal(() => estimatePrint(analysis, { layerHeightMm }));
+      expect(error.code).toBe('too-complex');
+      expect(error.message).toContain(`too complex to estimate at ${layerHeightMm} mm layers`);
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('bounds the layer slices summed over the objects of a 3MF', async () => {
+    const plate = await analyzeModel(needles(2000, 100), { fileName: 'needles.3mf' });
+    expect(plate.objectCount).toBe(2000);
+    const started = performance.now();
+    expect(refusal(() => estimatePrint(plate)).code).toBe('too-complex');
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Under the bound the same objects are estimated as before: 20 of them at 0.2 mm is 10,000 slices.
+    const few = await analyzeModel(needles(20, 100), { fileName: 'few.3mf' });
+    expect(20 * 500).toBeLessThan(MESH_LIMITS.maxObjectLayers);
+    expect(estimatePrint(few).layers).toBe(500);
+  });
+
+  it('bounds the triangle-plane cuts (their memory) too', async () => {
+    // A closed 10 x 10 x 100 mm box has 8 side triangles spanning every layer: at 0.05 mm they
+    // cut 8 x 2,000 times, far under the bound; the bound is what a 4M-triangle mesh could reach.
+    const tower = await analyzeModel(boxStl(10, 10, 100));
+    expect(estimatePrint(tower, { layerHeightMm: 0.05 }).layers).toBe(2000);
+    expect(MESH_LIMITS.maxLayerCuts * 16).toBeLessThanOrEqual(256 * 1024 * 1024);
   });
 });

@@ -1,7 +1,9 @@
 import type { ModelAnalysis } from './analysis.ts';
 import { fulfilmentCostUsd } from '@layerline/contracts';
 import { densityOf, resolveSettings, type PrintSettings, type PrintSettingsInput } from './settings.ts';
-import { sliceTriangles } from './slicing/slice.ts';
+import { countCuts, sliceTriangles } from './slicing/slice.ts';
+import { MeshError } from './errors.ts';
+import { MESH_LIMITS } from './limits.ts';
 import { LayerRasterizer, type Grid } from './slicing/raster.ts';
 import { linesTime, moveTime } from './slicing/motion.ts';
 
@@ -54,7 +56,74 @@ interface LayerAcc {
 }
 
 const MAX_CELLS = 200_000;
-const MAX_TOTAL_CELLS = 120_000_000;
+
+interface ObjectPlan {
+  part: number;
+  t0: number;
+  t1: number;
+  minX: number;
+  minY: number;
+  minZ: number;
+  maxX: number;
+  maxY: number;
+  layers: number;
+  cell: number;
+}
+
+/**
+ * Each object's box, layer count, cuts and grid cell, and the refusal of work beyond the bounds
+ * (MESH_LIMITS.maxObjectLayers, maxLayerCuts) before any per-layer array exists. Cells small
+ * enough to resolve the perimeter band, at most MAX_CELLS per layer; and over all layers of all
+ * objects at most maxEstimateCells, beyond which every grid coarsens by the same factor (a 1.5 m
+ * model or a plate of many objects degrades the estimate gracefully instead of taking a minute).
+ */
+function planObjects(p: Float32Array, idx: Uint32Array, parts: Uint32Array | number[], h: number, h1: number, w: number): ObjectPlan[] {
+  const plans: ObjectPlan[] = [];
+  let totalLayers = 0;
+  let totalCuts = 0;
+  let totalCells = 0;
+  for (let part = 0; part + 1 < parts.length; part++) {
+    const t0 = parts[part]!, t1 = parts[part + 1]!;
+    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+    for (let t = t0 * 3; t < t1 * 3; t++) {
+      const o = idx[t]! * 3;
+      const x = p[o]!, y = p[o + 1]!, z = p[o + 2]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    const H = maxZ - minZ;
+    if (!(H >= h1 / 2)) continue;
+    const layers = Math.max(1, Math.round((H - h1) / h) + 1);
+    totalLayers += layers;
+    if (totalLayers > MESH_LIMITS.maxObjectLayers) {
+      throw new MeshError(
+        'too-complex',
+        `The model is too complex to estimate at ${h} mm layers: its objects need more than ${MESH_LIMITS.maxObjectLayers.toLocaleString('en-US')} layer slices in all (one object is ${H.toFixed(1)} mm tall). Use thicker layers, or fewer or smaller objects.`,
+      );
+    }
+    totalCuts += countCuts(p, idx, t0, t1, minZ, h1 - h / 2, h, layers);
+    if (totalCuts > MESH_LIMITS.maxLayerCuts) {
+      throw new MeshError(
+        'too-complex',
+        `The model is too complex to estimate at ${h} mm layers: slicing it cuts its triangles more than ${MESH_LIMITS.maxLayerCuts.toLocaleString('en-US')} times. Use thicker layers or a simpler mesh.`,
+      );
+    }
+    let cell = Math.max(w / 2, 0.2);
+    const W = maxX - minX, D = maxY - minY;
+    if ((W / cell) * (D / cell) > MAX_CELLS) cell = Math.sqrt((W * D) / MAX_CELLS);
+    totalCells += ((W * D) / (cell * cell)) * layers;
+    plans.push({ part, t0, t1, minX, minY, minZ, maxX, maxY, layers, cell });
+  }
+  if (totalCells > MESH_LIMITS.maxEstimateCells) {
+    const k = Math.sqrt(totalCells / MESH_LIMITS.maxEstimateCells);
+    for (const plan of plans) plan.cell *= k;
+  }
+  return plans;
+}
 
 /** Per-layer figures, for calibration tools and debugging. */
 export interface LayerTrace {
@@ -88,30 +157,13 @@ export function estimatePrint(analysis: ModelAnalysis, input: PrintSettingsInput
   let vPerim = 0, vSolid = 0, vBridge = 0, vSparse = 0;
   let tPerim = 0, tSkin = 0, tInfill = 0, tTravel = 0;
 
-  for (let part = 0; part + 1 < parts.length; part++) {
-    const t0 = parts[part]!, t1 = parts[part + 1]!;
-    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-    for (let t = t0 * 3; t < t1 * 3; t++) {
-      const o = idx[t]! * 3;
-      const x = p[o]!, y = p[o + 1]!, z = p[o + 2]!;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-      if (z < minZ) minZ = z;
-      if (z > maxZ) maxZ = z;
-    }
-    const H = maxZ - minZ;
-    if (!(H >= h1 / 2)) continue;
-    const layers = Math.max(1, Math.round((H - h1) / h) + 1);
+  // Plan every object before any per-layer work: its box, layers, cuts and grid cell. The sums
+  // are bounded (MESH_LIMITS) so no file under the upload limit can take the machine.
+  const plans = planObjects(p, idx, parts, h, h1, w);
+  for (const plan of plans) {
+    const { t0, t1, minX, minY, minZ, maxX, maxY, layers, cell } = plan;
     const segs = sliceTriangles(p, idx, t0, t1, minZ, h1 - h / 2 + (h1 === h ? 0 : 0), h, layers);
-    // Cells small enough to resolve the perimeter band, bounded for huge footprints.
-    let cell = Math.max(w / 2, 0.2);
     const W = maxX - minX, D = maxY - minY;
-    if ((W / cell) * (D / cell) > MAX_CELLS) cell = Math.sqrt((W * D) / MAX_CELLS);
-    // Bound the total work too (a 1.5 m model must not take a server minute); beyond this
-    // the grid coarsens and the estimate degrades gracefully instead.
-    if ((W / cell) * (D / cell) * layers > MAX_TOTAL_CELLS) cell = Math.sqrt((W * D * layers) / MAX_TOTAL_CELLS);
     const margin = 2;
     const grid: Grid = {
       x0: minX - margin * cell,
@@ -391,7 +443,7 @@ export function estimatePrint(analysis: ModelAnalysis, input: PrintSettingsInput
         travels * (retract + moveTime(hop, sp1.travel, s.accel.travel, jerk)) +
         gyroidPieces * (retract + moveTime((2 * sp) / Math.max(0.01, sparseDensity), sp1.travel, s.accel.travel, jerk)) +
         lh / s.maxFeedrateZ;
-      trace?.({ part, layer: K, outlineMm: outline, islands, perimeterMm2: aPerim, solidMm2: aSolid, topMm2: aTop, bridgeMm2: aBridge, sparseMm2: aSparse, seconds: tp + tSolid + tTop + tBr + tSp + tTr });
+      trace?.({ part: plan.part, layer: K, outlineMm: outline, islands, perimeterMm2: aPerim, solidMm2: aSolid, topMm2: aTop, bridgeMm2: aBridge, sparseMm2: aSparse, seconds: tp + tSolid + tTop + tBr + tSp + tTr });
       tPerim += tp;
       tSkin += tSolid + tTop + tBr;
       tInfill += tSp;

@@ -18,6 +18,16 @@ export const MESH_LIMITS = {
   maxXmlDepth: 64,
   /** Component nesting in 3MF (each level may multiply the triangle count). */
   maxComponentDepth: 16,
+  /**
+   * Estimate work, checked before any per-layer work (issue 10): layer slices summed over the
+   * objects (each is sliced on its own; ~40 µs each for small objects on the 2-core machine) and
+   * triangle-plane cuts summed over the objects (16 bytes each, held at once). Above either the
+   * estimate is refused with `too-complex` instead of taking the machine.
+   */
+  maxObjectLayers: 100_000,
+  maxLayerCuts: 16_000_000,
+  /** Grid cells visited over all layers of all objects; beyond it every grid coarsens alike. */
+  maxEstimateCells: 120_000_000,
 } as const;
 
 export type MeshLimits = typeof MESH_LIMITS;

@@ -90,3 +90,24 @@ export function sliceTriangles(
   }
   return { offsets, segs, outline };
 }
+
+/**
+ * How many segments sliceTriangles would make for these triangles and planes (the same plane
+ * ranges, without allocating), so the estimate can refuse work before doing it.
+ */
+export function countCuts(p: Float32Array, idx: Uint32Array, t0: number, t1: number, z0: number, firstPlane: number, step: number, layers: number): number {
+  let total = 0;
+  for (let t = t0; t < t1; t++) {
+    const za = p[idx[t * 3]! * 3 + 2]!, zb = p[idx[t * 3 + 1]! * 3 + 2]!, zc = p[idx[t * 3 + 2]! * 3 + 2]!;
+    const zlo = Math.min(za, zb, zc), zhi = Math.max(za, zb, zc);
+    if (zhi <= zlo) continue;
+    let k0 = Math.ceil((zlo - z0 - firstPlane) / step);
+    let k1 = Math.floor((zhi - z0 - firstPlane) / step);
+    while (k0 > 0 && z0 + firstPlane + (k0 - 1) * step >= zlo) k0--;
+    while (z0 + firstPlane + k0 * step < zlo) k0++;
+    while (k1 >= k0 && z0 + firstPlane + k1 * step >= zhi) k1--;
+    const n = Math.min(layers - 1, k1) - Math.max(0, k0) + 1;
+    if (n > 0) total += n;
+  }
+  return total;
+}

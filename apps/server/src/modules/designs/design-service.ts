@@ -25,7 +25,7 @@ import type { PriceTableRepository } from '../quotes/price-table-repository.ts';
 import { addOnsOf, toDesignDto, toPrintConfigDto } from './design-dto.ts';
 import type { DesignRepository, DesignWithConfigs, PrintConfigRow } from './design-repository.ts';
 import { FileTooLargeError, type FileStorage } from './file-storage.ts';
-import type { ModelWorker } from './model-worker.ts';
+import { ModelWorkError, type ModelWorker } from './model-worker.ts';
 import type { EstimateSettings } from './model-work.ts';
 import { SlicingRefusedError, type Slicer } from './slicer.ts';
 
@@ -119,6 +119,33 @@ const RESERVATION_TTL_SECONDS = 3600;
 
 class QuotaExceededError extends Error {}
 
+/**
+ * Model work's failures as answers (docs/security.md, "Model work"): what no printer could print,
+ * a model past the time budget or too complex to estimate → 422; past the memory budget → 413;
+ * a seller with too many models waiting → 429. Never a 500 for a file that is merely too big.
+ */
+async function modelWork<T>(fileName: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isMeshError(error)) throw meshErrorToAppError(error, fileName);
+    if (!(error instanceof ModelWorkError)) throw error;
+    const could = `“${fileName}” could not be used`;
+    switch (error.kind) {
+      case 'unprintable':
+        throw new AppError('unprocessable', `${could}: ${error.message}`, { cause: error });
+      case 'time-budget':
+        throw new AppError('unprocessable', `${could}: the model is too complex: processing it ${error.message}.`, { cause: error });
+      case 'memory-budget':
+        throw new AppError('payload-too-large', `${could}: the model is too large: it ${error.message}.`, { cause: error });
+      case 'queue-full':
+        throw new AppError('rate-limited', `${error.message}; try again when they are done.`, { cause: error, retryAfterSeconds: 30 });
+      case 'closed':
+        throw new AppError('unavailable', 'The server is restarting; try again in a moment.', { cause: error });
+    }
+  }
+}
+
 function meshErrorToAppError(error: MeshError, fileName: string): AppError {
   const message = `“${fileName}” could not be used: ${error.message}`;
   switch (error.code) {
@@ -172,7 +199,8 @@ export function createDesignService(deps: DesignServiceDeps) {
   const loader = (key: string) => async () => new Uint8Array(await storage.readAll(key));
 
   async function estimateFor(item: DesignWithConfigs, settings: EstimateSettings[]) {
-    return worker.estimate(item.design.storageKey, loader(item.design.storageKey), item.design.fileName, settings);
+    const { design } = item;
+    return modelWork(design.fileName, () => worker.estimate(design.ownerId, design.storageKey, loader(design.storageKey), design.fileName, settings));
   }
 
   async function scheduleSlicing(configId: string, settingsVersion: number): Promise<void> {
@@ -248,8 +276,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       try {
         // A multipart parser that hit its own limit ends the stream early instead of failing it.
         if (file.truncated?.()) throw new AppError('payload-too-large', `“${fileName}” is larger than the ${Math.round(limits.maxUploadBytes / 1048576)} MB upload limit`);
-        const bytes = new Uint8Array(await storage.readAll(storageKey));
-        const { summary, estimates } = await worker.analyse(storageKey, bytes, fileName, [settingsOf(DEFAULT_CONFIG)]);
+        const { summary, estimates } = await modelWork(fileName, () => worker.analyse(ownerId, storageKey, loader(storageKey), fileName, [settingsOf(DEFAULT_CONFIG)]));
         const now = new Date();
         const inserted = await designs.insertUploaded(
           {
@@ -371,7 +398,7 @@ export function createDesignService(deps: DesignServiceDeps) {
 
     async viewerMesh(actor: Actor, designId: string): Promise<Buffer> {
       const { design } = await visible(actor, designId);
-      return worker.viewerMesh(design.storageKey, loader(design.storageKey), design.fileName);
+      return modelWork(design.fileName, () => worker.viewerMesh(design.ownerId, design.storageKey, loader(design.storageKey), design.fileName));
     },
 
     async problemAreas(actor: Actor, designId: string) {
@@ -389,7 +416,7 @@ export function createDesignService(deps: DesignServiceDeps) {
           // missing: render it again below
         }
       }
-      const png = await worker.thumbnail(design.storageKey, loader(design.storageKey), design.fileName);
+      const png = await modelWork(design.fileName, () => worker.thumbnail(design.ownerId, design.storageKey, loader(design.storageKey), design.fileName));
       const key = `thumbnails/${design.id}.png`;
       await storage.write(key, Readable.from([png]), { maxBytes: 16 * 1024 * 1024 });
       await designs.setThumbnailKey(design.id, key);

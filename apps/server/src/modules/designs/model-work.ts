@@ -1,6 +1,7 @@
 import { analyzeModel, estimatePrint, type ModelAnalysis } from '@layerline/mesh';
 import type { FilamentType } from '@layerline/contracts';
 import { renderThumbnail } from './thumbnail.ts';
+import { checkPrintable, type BuildVolume } from './build-volume.ts';
 
 /**
  * The CPU-heavy work on a model's bytes: analysis, estimates, the viewer mesh and the thumbnail.
@@ -30,6 +31,9 @@ export interface EstimateFigures {
   grams: number;
   printSeconds: number;
 }
+
+/** Analyses each worker thread keeps, most recent last (the pool mirrors which keys each holds). */
+export const ANALYSIS_CACHE_SIZE = 3;
 
 /** Problem triangles kept per problem for the viewer; enough to show where, small enough to store. */
 export const MAX_PROBLEM_TRIANGLES = 5000;
@@ -72,6 +76,41 @@ function signedVolume(p: Float32Array, idx: Uint32Array, from: number, to: numbe
       p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!);
   }
   return sum / 6;
+}
+
+/** The size (mm, as laid) of each printable object: one per 3MF build item, one for other files. */
+export function objectSizes(analysis: ModelAnalysis): [number, number, number][] {
+  const { positions: p, indices: idx, parts } = analysis.mesh;
+  const sizes: [number, number, number][] = [];
+  for (let k = 0; k + 1 < parts.length; k++) {
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let t = parts[k]! * 3, end = parts[k + 1]! * 3; t < end; t++) {
+      const o = idx[t]! * 3;
+      const x = p[o]!, y = p[o + 1]!, z = p[o + 2]!;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+    if (x1 >= x0) sizes.push([x1 - x0, y1 - y0, z1 - z0]);
+  }
+  return sizes;
+}
+
+/** A model no printer of the farm could print; refused before any per-layer work. */
+export class UnprintableModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnprintableModelError';
+  }
+}
+
+/** Throws UnprintableModelError when the model fits none of the build volumes (see build-volume.ts). */
+export function refuseIfUnprintable(analysis: ModelAnalysis, volumes: readonly BuildVolume[]): void {
+  const verdict = checkPrintable(objectSizes(analysis), volumes, analysis.bbox.size);
+  if (verdict) throw new UnprintableModelError(`No printer of the farm can print it: ${verdict.reason}.`);
 }
 
 export function estimate(analysis: ModelAnalysis, settings: EstimateSettings): EstimateFigures {

@@ -1,88 +1,288 @@
 import { Worker } from 'node:worker_threads';
 import { MeshError, type MeshErrorCode } from '@layerline/mesh';
-import type { AnalysisSummary, EstimateFigures, EstimateSettings } from './model-work.ts';
-import type { WorkRequest } from './model-worker-thread.ts';
+import type { BuildVolume, BuildVolumes } from './build-volume.ts';
+import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, type AnalysisSummary, type EstimateFigures, type EstimateSettings } from './model-work.ts';
+import type { WorkError, WorkRequest } from './model-worker-thread.ts';
 
 /**
- * Runs model work on one background thread, one job at a time (the work is CPU-bound and the
- * machine small), so the event loop keeps answering requests while a large model is analysed.
- * The worker keeps recent analyses; when it has none for a key it asks for the bytes again.
- * Bytes given to it are handed over (transferred): the caller must not use them afterwards.
+ * Model work (analysis, estimates, viewer mesh, thumbnail) on a small pool of background threads,
+ * so the event loop keeps answering while models are analysed, with budgets no file can exceed:
+ *
+ * - **Time**: each job has `jobTimeoutMs`; a thread still working at the deadline is terminated
+ *   (`worker.terminate()` stops even a tight loop) and replaced, and the job fails with
+ *   ModelWorkError('time-budget').
+ * - **Memory**: each thread runs with V8 `resourceLimits` (`heapMb` old generation); a thread that
+ *   runs out is ended by V8 and replaced, and its job fails with ModelWorkError('memory-budget').
+ *   Typed arrays live outside the V8 heap: the mesh engine bounds them by checking sizes before it
+ *   allocates (MESH_LIMITS), and a RangeError on allocation fails the job the same way.
+ * - **Fairness**: one queue per seller; a free thread takes the next job of the seller served least
+ *   recently (sellers never served first, in arrival order). So once a seller has a job waiting,
+ *   every other seller starts at most one job before it (plus the jobs already running, each
+ *   bounded by the time budget): one seller's files never delay another's by more than one job.
+ *   A seller may have at most `maxQueuedPerSeller` jobs waiting; more fail with 'queue-full'.
+ *
+ * Each thread keeps its last few analyses (CACHE_SIZE); the pool mirrors which keys each thread
+ * holds and gives a job to the free thread that has its key, else to any free thread, which asks
+ * for the bytes when it lacks them. Bytes are loaded only when a job starts (a queued job holds no
+ * file in memory) and are moved to the thread, not copied.
  */
 export interface ModelWorker {
-  analyse(key: string, bytes: Uint8Array, fileName: string, settings: EstimateSettings[]): Promise<{ summary: AnalysisSummary; estimates: EstimateFigures[] }>;
-  estimate(key: string, loadBytes: () => Promise<Uint8Array>, fileName: string, settings: EstimateSettings[]): Promise<EstimateFigures[]>;
-  viewerMesh(key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
-  thumbnail(key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
+  analyse(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string, settings: EstimateSettings[]): Promise<{ summary: AnalysisSummary; estimates: EstimateFigures[] }>;
+  estimate(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string, settings: EstimateSettings[]): Promise<EstimateFigures[]>;
+  viewerMesh(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
+  thumbnail(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
+  stats(): ModelWorkerStats;
   close(): Promise<void>;
 }
 
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { meshCode?: MeshErrorCode; message: string } };
-type RequestBody = WorkRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+export interface ModelWorkerStats {
+  threads: number;
+  running: number;
+  queued: number;
+  /** Threads ended for a budget or a crash (each is replaced on demand). */
+  replaced: number;
+}
 
-export function createModelWorker(): ModelWorker {
-  let worker: Worker | undefined;
+export interface ModelWorkerOptions {
+  threads: number;
+  jobTimeoutMs: number;
+  heapMb: number;
+  maxQueuedPerSeller: number;
+  buildVolumes: BuildVolumes;
+}
+
+export type ModelWorkFailure = 'time-budget' | 'memory-budget' | 'unprintable' | 'queue-full' | 'closed';
+
+/** Why model work did not finish, other than a MeshError about the file itself. */
+export class ModelWorkError extends Error {
+  readonly kind: ModelWorkFailure;
+  constructor(kind: ModelWorkFailure, message: string) {
+    super(message);
+    this.name = 'ModelWorkError';
+    this.kind = kind;
+  }
+}
+
+type RequestBody = WorkRequest extends infer R ? (R extends unknown ? Omit<R, 'id' | 'volumes'> : never) : never;
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WorkError };
+
+interface Job {
+  owner: string;
+  body: RequestBody;
+  loadBytes: () => Promise<Uint8Array>;
+  /** Analysis always needs the bytes; other jobs only when the thread has no analysis for the key. */
+  eager: boolean;
+  volumes: readonly BuildVolume[];
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  job: Job | undefined;
+  /** Keys the thread holds, least recent first (a mirror of its cache). */
+  keys: string[];
+  timer: NodeJS.Timeout | undefined;
+  /** Which reply the slot waits for. */
+  id: number;
+  /** Settles when the thread has loaded its code (or has died): budgets start after it. */
+  ready: Promise<boolean>;
+}
+
+export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.threads) }, () => ({ worker: undefined, job: undefined, keys: [], timer: undefined, id: 0, ready: Promise.resolve(false) }));
+  const queues = new Map<string, Job[]>();
+  const lastServed = new Map<string, number>();
+  let served = 0;
   let nextId = 1;
-  const pending = new Map<number, Pending>();
+  let replaced = 0;
+  let closed = false;
 
-  function ensureWorker(): Worker {
-    if (worker) return worker;
-    const started = new Worker(new URL('./model-worker-thread.ts', import.meta.url));
-    started.unref();
-    started.on('message', (reply: Reply) => {
-      const waiting = pending.get(reply.id);
-      if (!waiting) return;
-      pending.delete(reply.id);
-      if (reply.ok) waiting.resolve(reply.result);
-      else waiting.reject(reply.error.meshCode ? new MeshError(reply.error.meshCode, reply.error.message) : new Error(reply.error.message));
+  function startWorker(slot: Slot): Worker {
+    const worker = new Worker(new URL('./model-worker-thread.ts', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
-    // A crashed worker (e.g. out of memory on a hostile file) fails what it held; the next call starts a new one.
-    started.on('error', (error) => failAll(error));
-    started.on('exit', (code) => {
-      if (worker === started) worker = undefined;
-      if (code !== 0) failAll(new Error(`model worker exited with code ${code}`));
+    worker.unref();
+    let markReady: (ready: boolean) => void = () => undefined;
+    slot.ready = new Promise((resolve) => (markReady = resolve));
+    worker.once('exit', () => markReady(false));
+    worker.on('message', (reply: Reply | { ready: true }) => {
+      if ('ready' in reply) return markReady(true);
+      if (slot.worker !== worker || reply.id !== slot.id) return;
+      onReply(slot, reply);
     });
-    worker = started;
-    return started;
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (slot.worker !== worker) return;
+      const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      end(slot, memory ? new ModelWorkError('memory-budget', `needs more than the ${options.heapMb} MB of memory a model may use`) : error);
+    });
+    worker.on('exit', (code) => {
+      if (slot.worker !== worker) return;
+      end(slot, new Error(`model worker exited with code ${code}`));
+    });
+    slot.worker = worker;
+    slot.keys = [];
+    return worker;
   }
 
-  function failAll(error: Error): void {
-    for (const waiting of pending.values()) waiting.reject(error);
-    pending.clear();
-  }
-
-  function call<T>(body: RequestBody): Promise<T> {
-    const id = nextId++;
-    // A model's bytes are moved to the worker, not copied (a large STL is tens of MB).
-    const bytes = 'bytes' in body ? body.bytes : undefined;
-    const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      ensureWorker().postMessage({ ...body, id }, transfer);
-    });
-  }
-
-  async function withBytes<T>(body: RequestBody, loadBytes: () => Promise<Uint8Array>): Promise<T> {
-    const first = await call<T | { needBytes: true }>(body);
-    if (first && typeof first === 'object' && 'needBytes' in first) {
-      return call<T>({ ...body, bytes: await loadBytes() } as RequestBody);
+  /** Ends the slot's thread (a budget was exceeded or it crashed): its job fails, a new thread starts on demand. */
+  function end(slot: Slot, error: Error): void {
+    const { worker, job } = slot;
+    slot.worker = undefined;
+    slot.keys = [];
+    slot.job = undefined;
+    clearTimeout(slot.timer);
+    if (worker) {
+      replaced++;
+      void worker.terminate();
+      // Replace it at once, so the next job does not wait for a thread to start.
+      if (!closed) startWorker(slot);
     }
-    return first as T;
+    job?.reject(error);
+    dispatch();
+  }
+
+  function post(slot: Slot, job: Job, bytes?: Uint8Array): void {
+    slot.id = nextId++;
+    const body = 'settings' in job.body ? { ...job.body, volumes: job.volumes } : job.body;
+    const transfer = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : [];
+    slot.worker!.postMessage({ ...body, ...(bytes ? { bytes } : {}), id: slot.id }, transfer);
+  }
+
+  async function run(slot: Slot, job: Job): Promise<void> {
+    slot.job = job;
+    try {
+      if ('settings' in job.body) job.volumes = await options.buildVolumes.list();
+      const bytes = job.eager ? await job.loadBytes() : undefined;
+      if (!slot.worker) startWorker(slot);
+      // The budget is the job's own: a new thread's start-up (loading the engine) is not counted.
+      if (!(await slot.ready)) return; // died while starting: end() has failed the job
+      if (slot.job !== job) return; // ended meanwhile
+      slot.timer = setTimeout(
+        () => end(slot, new ModelWorkError('time-budget', `took longer than the ${options.jobTimeoutMs / 1000} s a model may take`)),
+        options.jobTimeoutMs,
+      );
+      post(slot, job, bytes);
+    } catch (error) {
+      if (slot.job === job) finish(slot, () => job.reject(error as Error));
+    }
+  }
+
+  function finish(slot: Slot, settle: () => void): void {
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    settle();
+    dispatch();
+  }
+
+  function onReply(slot: Slot, reply: Reply): void {
+    const job = slot.job;
+    if (!job) return;
+    if (reply.ok && reply.result && typeof reply.result === 'object' && 'needBytes' in reply.result) {
+      job
+        .loadBytes()
+        .then((bytes) => {
+          if (slot.job === job) post(slot, job, bytes);
+        })
+        .catch((error: Error) => {
+          if (slot.job === job) finish(slot, () => job.reject(error));
+        });
+      return;
+    }
+    if (reply.ok) {
+      const key = job.body.key;
+      slot.keys = [...slot.keys.filter((k) => k !== key), key].slice(-CACHE_SIZE);
+      finish(slot, () => job.resolve(reply.result));
+      return;
+    }
+    const { error } = reply;
+    finish(slot, () =>
+      job.reject(
+        error.meshCode
+          ? new MeshError(error.meshCode as MeshErrorCode, error.message)
+          : error.unprintable
+            ? new ModelWorkError('unprintable', error.message)
+            : error.rangeError
+              ? new ModelWorkError('memory-budget', `needs more memory than a model may use (${error.message})`)
+              : new Error(error.message),
+      ),
+    );
+  }
+
+  /** The next job by the fairness rule above, or undefined. */
+  function nextJob(): Job | undefined {
+    let pick: string | undefined;
+    let pickServed = Infinity;
+    for (const owner of queues.keys()) {
+      const at = lastServed.get(owner) ?? -1;
+      if (at < pickServed) {
+        pick = owner;
+        pickServed = at;
+      }
+    }
+    if (pick === undefined) return undefined;
+    const queue = queues.get(pick)!;
+    const job = queue.shift()!;
+    if (queue.length === 0) queues.delete(pick);
+    lastServed.set(pick, ++served);
+    if (lastServed.size > 10_000) for (const owner of lastServed.keys()) if (!queues.has(owner) && lastServed.size > 5_000) lastServed.delete(owner);
+    return job;
+  }
+
+  function dispatch(): void {
+    if (closed) return;
+    for (;;) {
+      const free = slots.filter((slot) => !slot.job);
+      if (free.length === 0) return;
+      const job = nextJob();
+      if (!job) return;
+      const slot = free.find((s) => s.worker && s.keys.includes(job.body.key)) ?? free.find((s) => s.worker) ?? free[0]!;
+      // A thread that lacks the key's analysis needs the bytes: load them before posting.
+      job.eager = job.body.kind === 'analyse' || !slot.keys.includes(job.body.key);
+      void run(slot, job);
+    }
+  }
+
+  function submit<T>(owner: string, body: RequestBody, loadBytes: () => Promise<Uint8Array>): Promise<T> {
+    if (closed) return Promise.reject(new ModelWorkError('closed', 'model work is shutting down'));
+    const queue = queues.get(owner) ?? [];
+    if (queue.length >= options.maxQueuedPerSeller) {
+      return Promise.reject(new ModelWorkError('queue-full', `${queue.length} of your models are already waiting to be processed`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ owner, body, loadBytes, eager: true, volumes: [], resolve: resolve as (v: unknown) => void, reject });
+      queues.set(owner, queue);
+      dispatch();
+    });
   }
 
   return {
-    analyse: (key, bytes, fileName, settings) => call({ kind: 'analyse', key, bytes, fileName, settings }),
-    estimate: async (key, loadBytes, fileName, settings) =>
-      (await withBytes<{ estimates: EstimateFigures[] }>({ kind: 'estimate', key, fileName, settings }, loadBytes)).estimates,
-    viewerMesh: async (key, loadBytes, fileName) =>
-      Buffer.from((await withBytes<{ buffer: Uint8Array }>({ kind: 'viewer-mesh', key, fileName }, loadBytes)).buffer),
-    thumbnail: async (key, loadBytes, fileName) =>
-      Buffer.from((await withBytes<{ buffer: Uint8Array }>({ kind: 'thumbnail', key, fileName }, loadBytes)).buffer),
+    analyse: (owner, key, loadBytes, fileName, settings) => submit(owner, { kind: 'analyse', key, fileName, settings } as RequestBody, loadBytes),
+    estimate: async (owner, key, loadBytes, fileName, settings) =>
+      (await submit<{ estimates: EstimateFigures[] }>(owner, { kind: 'estimate', key, fileName, settings }, loadBytes)).estimates,
+    viewerMesh: async (owner, key, loadBytes, fileName) => Buffer.from((await submit<{ buffer: Uint8Array }>(owner, { kind: 'viewer-mesh', key, fileName }, loadBytes)).buffer),
+    thumbnail: async (owner, key, loadBytes, fileName) => Buffer.from((await submit<{ buffer: Uint8Array }>(owner, { kind: 'thumbnail', key, fileName }, loadBytes)).buffer),
+    stats: () => ({
+      threads: slots.length,
+      running: slots.filter((s) => s.job).length,
+      queued: [...queues.values()].reduce((n, q) => n + q.length, 0),
+      replaced,
+    }),
     async close() {
-      failAll(new Error('model worker closed'));
-      await worker?.terminate();
-      worker = undefined;
+      closed = true;
+      const error = new ModelWorkError('closed', 'model work is shutting down');
+      for (const queue of queues.values()) for (const job of queue) job.reject(error);
+      queues.clear();
+      await Promise.all(
+        slots.map(async (slot) => {
+          clearTimeout(slot.timer);
+          slot.job?.reject(error);
+          slot.job = undefined;
+          const worker = slot.worker;
+          slot.worker = undefined;
+          await worker?.terminate();
+        }),
+      );
     },
   };
 }

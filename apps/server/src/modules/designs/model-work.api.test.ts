@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { boxStl, manyItems3mf, oneTallTriangleStl } from '../../../test/hostile-models.ts';
+
+/**
+ * Issue 10, finding 1: tiny files that took the machine. Work is bounded by the farm's build
+ * volume and by the engine's own limits, every job has a time and memory budget, and one seller's
+ * files never delay another's by more than one job. Shapes from test/hostile-models.ts.
+ */
+
+async function upload(client: SignedInClient, fileName: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), fileName);
+  const started = performance.now();
+  const response = await fetch(new URL('/api/designs', client.baseUrl), {
+    method: 'POST',
+    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as any, ms: performance.now() - started, at: performance.now() };
+}
+
+function storedFiles(t: TestApp): string[] {
+  const root = t.context.config.storageDir;
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
+}
+
+const cube = boxStl(20, 20, 20);
+
+describe('model work bounded by the farm (one worker thread)', () => {
+  let t: TestApp;
+  let seller: SignedInClient;
+  let other: SignedInClient;
+
+  beforeAll(async () => {
+    // One thread makes the fairness guarantee exact to observe.
+    t = await startTestApp({ MODEL_WORKERS: '1' });
+    seller = await t.signUp({ name: 'Hostile Seller' });
+    other = await t.signUp({ name: 'Patient Seller' });
+    // The thread starts with the first job; the timings below are the jobs' own.
+    expect((await upload(other, 'warm-up.stl', cube)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a 134-byte STL of one triangle 1 km tall with 422 at once, naming its size and the limit, and keeps nothing', async () => {
+    const bytes = oneTallTriangleStl(1_000_000);
+    expect(bytes.length).toBe(134);
+    const before = storedFiles(t).length;
+    const { status, body, ms } = await upload(seller, 'tower.stl', bytes);
+    expect(status).toBe(422);
+    expect(body.error).toContain('No printer of the farm can print it');
+    expect(body.error).toContain('10 × 0 × 1,000,000 mm');
+    expect(body.error).toContain('400 × 400 × 450 mm');
+    expect(ms).toBeLessThan(2000);
+    expect(storedFiles(t).length).toBe(before);
+  });
+
+  it('refuses a ~115 KB 3MF of 2,000 tall build items with 422 at once', async () => {
+    const bytes = manyItems3mf(2000, [5, 5, 1000]);
+    expect(bytes.length).toBeGreaterThan(100_000);
+    expect(bytes.length).toBeLessThan(130_000);
+    const { status, body, ms } = await upload(seller, 'forest.3mf', bytes);
+    expect(status).toBe(422);
+    expect(body.error).toContain('one of its 2,000 objects measures 5 × 5 × 1,000 mm');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('refuses 2,000 build items that each fit but together need more bed than the farm has', async () => {
+    const { status, body, ms } = await upload(seller, 'crowd.3mf', manyItems3mf(2000, [10, 10, 100]));
+    expect(status).toBe(422);
+    expect(body.error).toContain('need at least 200,000 mm² of bed together');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('refuses 2,000 build items that fit the bed but would need a million layer slices, before slicing any (the engine’s own bound)', async () => {
+    const { status, body, ms } = await upload(seller, 'needles.3mf', manyItems3mf(2000, [5, 5, 100]));
+    expect(status).toBe(422);
+    expect(body.error).toContain('too complex to estimate at 0.2 mm layers');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('keeps the estimate of an accepted model at 0.05 mm layers bounded', async () => {
+    // The 1 km triangle brought within the volume (400 mm): accepted, and cheap at any layer height.
+    const tall = await upload(seller, 'spire.stl', oneTallTriangleStl(400));
+    expect(tall.status).toBe(201);
+    let started = performance.now();
+    let quote = await seller.post('/api/estimate-print-cost', { filePath: tall.body.id, layerHeightMm: 0.05 });
+    expect(quote.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(3000);
+    // Thirty 400 mm needles: accepted at 0.2 mm (60,000 slices); at 0.05 mm 240,000 slices are refused before any is cut.
+    const needles = await upload(seller, 'needles30.3mf', manyItems3mf(30, [5, 5, 400]));
+    expect(needles.status).toBe(201);
+    started = performance.now();
+    quote = await seller.post('/api/estimate-print-cost', { filePath: needles.body.id, layerHeightMm: 0.05 });
+    expect(quote.status).toBe(422);
+    expect(quote.body.error).toContain('too complex to estimate at 0.05 mm layers');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('lets another seller’s tiny upload through after at most one job of a seller with a queue of slow ones', async () => {
+    // Each 60 x 60 x 40 mm box takes about 1.5 s to estimate on the CI machine.
+    const slow = boxStl(60, 60, 40);
+    const hostile = [1, 2, 3].map((n) => upload(seller, `slow-${n}.stl`, slow));
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the first is running, the others wait
+    const tiny = await upload(other, 'cube.stl', cube);
+    expect(tiny.status).toBe(201);
+    const done = await Promise.all(hostile);
+    for (const result of done) expect(result.status).toBe(201);
+    const aheadOfIt = done.filter((result) => result.at < tiny.at).length;
+    expect(aheadOfIt).toBeLessThanOrEqual(1);
+    const slowest = Math.max(...done.map((r) => r.ms));
+    expect(tiny.ms).toBeLessThan(slowest);
+  });
+});
+
+describe('model work budgets', () => {
+  let t: TestApp;
+  let seller: SignedInClient;
+
+  beforeAll(async () => {
+    t = await startTestApp({ MODEL_WORKERS: '1', MODEL_JOB_TIMEOUT_S: '2' });
+    seller = await t.signUp({ name: 'Budget Seller' });
+    expect((await upload(seller, 'warm-up.stl', cube)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('ends a job past its time budget with a clear 422, replaces the thread, and the next job succeeds', async () => {
+    const before = storedFiles(t).length;
+    const started = performance.now();
+    const slow = await upload(seller, 'slow.stl', boxStl(150, 150, 100)); // ~8 s of estimate
+    expect(slow.status).toBe(422);
+    expect(slow.body.error).toMatch(/too complex: processing it took longer than the 2 s a model may take/);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(storedFiles(t).length).toBe(before);
+    expect(t.context.modelWorker.stats().replaced).toBe(1);
+    const next = await upload(seller, 'cube.stl', cube);
+    expect(next.body.error).toBeUndefined();
+    expect(next.status).toBe(201);
+    expect(next.body.triangles).toBe(12);
+  });
+});
