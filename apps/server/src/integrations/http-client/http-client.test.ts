@@ -6,6 +6,7 @@ import {
   backoffDelayMs,
   createHttpClient,
   OutboundHostNotAllowedError,
+  OutboundUnavailableError,
   parseRetryAfter,
 } from './http-client.ts';
 import { createRateLimiter } from './rate-limiter.ts';
@@ -213,5 +214,66 @@ describe('rate limiter', () => {
     clock = 10_000;
     await limiter.acquire('shop-1');
     expect(waits).toHaveLength(4);
+  });
+});
+
+describe('per-request options (used by the printer adapters)', () => {
+  const capture =
+    (into: { headers?: IncomingMessage['headers']; body?: Buffer }, status = 201): Step =>
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        into.headers = req.headers;
+        into.body = Buffer.concat(chunks);
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    };
+
+  it('sends a raw body as is, and a FormData body as multipart', async () => {
+    const raw: { headers?: IncomingMessage['headers']; body?: Buffer } = {};
+    steps = [capture(raw)];
+    await client().request({
+      method: 'PUT',
+      url: `${origin}/file`,
+      operation: 'upload',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array([0, 1, 2, 255]),
+    });
+    expect([...raw.body!]).toEqual([0, 1, 2, 255]);
+    expect(raw.headers!['content-type']).toBe('application/octet-stream');
+
+    const multipart: { headers?: IncomingMessage['headers']; body?: Buffer } = {};
+    steps = [capture(multipart)];
+    const form = new FormData();
+    form.set('print', 'true');
+    await client().request({ method: 'POST', url: `${origin}/upload`, operation: 'upload', body: form });
+    expect(multipart.headers!['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(multipart.body!.toString()).toContain('name="print"\r\n\r\ntrue');
+  });
+
+  it('answers statuses the caller accepts instead of throwing, headers included', async () => {
+    steps = [reply(401, { error: 'who are you' }, { 'www-authenticate': 'Digest realm="x", nonce="n"' })];
+    const response = await client().request({ method: 'GET', url: `${origin}/a`, operation: 'a', acceptStatuses: [401] });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('Digest');
+  });
+
+  it('honours per-request attempts and timeout, and says why it gave up', async () => {
+    steps = [reply(503), reply(503), reply(200)];
+    const unavailable = await client({ sleep: async () => {} })
+      .request({ method: 'POST', url: `${origin}/cmd`, operation: 'cmd', maxAttempts: 1 })
+      .catch((error: unknown) => error);
+    expect(unavailable).toBeInstanceOf(OutboundUnavailableError);
+    expect(unavailable).toBeInstanceOf(MarketplaceUnavailableError);
+    expect(unavailable).toMatchObject({ reason: 'status', status: 503 });
+    expect(hits).toHaveLength(1);
+
+    steps = [() => {}]; // never answers
+    const timedOut = await client({ timeoutMs: 10_000 })
+      .request({ method: 'GET', url: `${origin}/slow`, operation: 'slow', maxAttempts: 1, timeoutMs: 100 })
+      .catch((error: unknown) => error);
+    expect(timedOut).toMatchObject({ reason: 'timeout', status: null });
   });
 });

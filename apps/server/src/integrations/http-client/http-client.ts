@@ -235,7 +235,8 @@ export const createHttpClient = (options: HttpClientOptions): HttpClient => {
         response = await doFetch(url, {
           method: req.method,
           headers,
-          body,
+          // A Uint8Array over any buffer is a valid body at run time; DOM's lib types want ArrayBuffer.
+          body: body as RequestInit['body'],
           redirect: 'manual',
           signal: AbortSignal.timeout(timeout),
         });

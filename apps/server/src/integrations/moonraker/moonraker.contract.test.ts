@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { moonrakerConnectionSchema } from '@layerline/contracts';
 import type { PrinterDriver, PrintFile } from '../../modules/production/printer-driver.ts';
 import { createMoonrakerDriver, moonrakerStatus } from './moonraker-driver.ts';
-import { OBJECTS_QUERY_PRINTING_EXAMPLE } from './moonraker-examples.ts';
+import { OBJECTS_QUERY_PRINTING_EXAMPLE, UPLOAD_EXAMPLE } from './moonraker-examples.ts';
 import { startMoonrakerFake, type MoonrakerFake } from './moonraker-fake.ts';
 
 const policy = { allowLoopback: true };
@@ -72,6 +72,13 @@ describe('Moonraker adapter against a fake that follows docs/external_api/*.md',
         errorText: null,
       },
     });
+  });
+
+  it('accepts the upload answer wrapped in "result" as well as bare', async () => {
+    fake.faults.push({ status: 201, json: { result: { ...UPLOAD_EXAMPLE, item: { ...UPLOAD_EXAMPLE.item, path: 'layerline-job-7.gcode' } } } });
+    expect(await driver.upload(file, { startPrint: true })).toEqual({ ok: true, value: { fileName: 'layerline-job-7.gcode', printStarted: true } });
+    fake.faults.push({ status: 201, json: { result: { print_started: true } } });
+    expect(await driver.upload(file, { startPrint: true })).toMatchObject({ ok: false, failure: { kind: 'bad_answer' } });
   });
 
   it('uploads without printing, then starts with ?filename=', async () => {
