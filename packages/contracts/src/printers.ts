@@ -38,7 +38,10 @@ export const printerBaseUrlSchema = z
       ctx.addIssue({ code: 'custom', message: 'The address must start with http:// or https://' });
     }
     if (url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'Put the user name and password in their own fields, not in the address' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Put the user name and password in their own fields, not in the address',
+      });
     }
     if (url.search || url.hash) {
       ctx.addIssue({ code: 'custom', message: 'The address must not contain ? or #' });

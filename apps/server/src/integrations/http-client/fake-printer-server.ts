@@ -20,7 +20,11 @@ export interface FakeAnswer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export type Fault = 'html' | 'wrong-json' | 'hang' | { readonly status: number; readonly json?: unknown; readonly text?: string };
+export type Fault =
+  | 'html'
+  | 'wrong-json'
+  | 'hang'
+  | { readonly status: number; readonly json?: unknown; readonly text?: string };
 
 export interface FakePrinterServer {
   readonly origin: string;

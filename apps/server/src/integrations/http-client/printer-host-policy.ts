@@ -68,7 +68,8 @@ export const printerUrlProblem = (raw: string, policy: PrinterHostPolicy): strin
   } catch {
     return 'Enter the printer’s full address, like http://192.168.1.50';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'The address must start with http:// or https://';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'The address must start with http:// or https://';
   if (url.username || url.password) return 'The address must not contain a user name or password';
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(host)) return printerAddressProblem(host, policy);

@@ -101,7 +101,11 @@ const failureOf = (error: unknown, vendor: string): PrinterResult<never> => {
   }
   if (error instanceof MarketplaceRejectedError) {
     if (error.status === 401 || error.status === 403) {
-      return failed('auth_refused', `${vendor} refused our credentials (${error.status}): check the API key or password`, error.status);
+      return failed(
+        'auth_refused',
+        `${vendor} refused our credentials (${error.status}): check the API key or password`,
+        error.status,
+      );
     }
     if (error.status === 409) return failed('busy', error.message, 409);
     return failed('rejected', error.message, error.status);

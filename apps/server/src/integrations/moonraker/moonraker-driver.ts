@@ -36,21 +36,29 @@ const uploadBody = z.object({
 });
 const uploadSchema = z.union([z.object({ result: uploadBody }).transform((v) => v.result), uploadBody]);
 
-const heater = z.object({ temperature: z.number().nullable().optional(), target: z.number().nullable().optional() });
+const heater = z.object({
+  temperature: z.number().nullable().optional(),
+  target: z.number().nullable().optional(),
+});
 const statusSchema = z.object({
   result: z.object({
     status: z.object({
       webhooks: z.object({ state: z.string(), state_message: z.string().optional() }),
-      print_stats: z.object({
-        filename: z.string().nullable().optional(),
-        print_duration: z.number().optional(),
-        state: z.string(),
-        message: z.string().optional(),
-        info: z
-          .object({ total_layer: z.number().int().nullable().optional(), current_layer: z.number().int().nullable().optional() })
-          .partial()
-          .optional(),
-      }).optional(),
+      print_stats: z
+        .object({
+          filename: z.string().nullable().optional(),
+          print_duration: z.number().optional(),
+          state: z.string(),
+          message: z.string().optional(),
+          info: z
+            .object({
+              total_layer: z.number().int().nullable().optional(),
+              current_layer: z.number().int().nullable().optional(),
+            })
+            .partial()
+            .optional(),
+        })
+        .optional(),
       virtual_sdcard: z.object({ progress: z.number().optional() }).optional(),
       extruder: heater.optional(),
       heater_bed: heater.optional(),
@@ -61,7 +69,13 @@ export type MoonrakerStatusAnswer = z.infer<typeof statusSchema>;
 
 /** Moonraker's webhooks + print_stats states → ours (table in docs/printers.md). */
 export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus => {
-  const { webhooks, print_stats: stats, virtual_sdcard: sdcard, extruder, heater_bed: bed } = answer.result.status;
+  const {
+    webhooks,
+    print_stats: stats,
+    virtual_sdcard: sdcard,
+    extruder,
+    heater_bed: bed,
+  } = answer.result.status;
   const temperatures = {
     nozzle: { actual: extruder?.temperature ?? null, target: extruder?.target ?? null },
     bed: { actual: bed?.temperature ?? null, target: bed?.target ?? null },
@@ -69,9 +83,18 @@ export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus =>
   if (webhooks.state !== 'ready') {
     // startup: Klippy is still starting; shutdown / error: Klipper stopped (emergency stop, MCU lost...).
     const state = webhooks.state === 'startup' ? 'offline' : 'error';
-    return { ...blankStatus(state), temperatures, errorText: webhooks.state_message ?? `Klipper is in state ${webhooks.state}` };
+    return {
+      ...blankStatus(state),
+      temperatures,
+      errorText: webhooks.state_message ?? `Klipper is in state ${webhooks.state}`,
+    };
   }
-  if (!stats) return { ...blankStatus('error'), temperatures, errorText: 'Klipper has no print_stats object (is [virtual_sdcard] configured?)' };
+  if (!stats)
+    return {
+      ...blankStatus('error'),
+      temperatures,
+      errorText: 'Klipper has no print_stats object (is [virtual_sdcard] configured?)',
+    };
   const byState: Record<string, PrinterStatus['state']> = {
     standby: 'idle',
     printing: 'printing',
@@ -82,11 +105,18 @@ export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus =>
   };
   const state = byState[stats.state] ?? 'busy';
   const rawProgress = sdcard?.progress;
-  const progress = state === 'idle' && stats.state === 'standby' ? null : typeof rawProgress === 'number' ? Math.min(1, Math.max(0, rawProgress)) : null;
+  const progress =
+    state === 'idle' && stats.state === 'standby'
+      ? null
+      : typeof rawProgress === 'number'
+        ? Math.min(1, Math.max(0, rawProgress))
+        : null;
   const active = state === 'printing' || state === 'paused';
   const elapsed = stats.print_duration;
   const secondsLeft =
-    active && progress !== null && progress > 0 && typeof elapsed === 'number' ? Math.max(0, Math.round(elapsed / progress - elapsed)) : null;
+    active && progress !== null && progress > 0 && typeof elapsed === 'number'
+      ? Math.max(0, Math.round(elapsed / progress - elapsed))
+      : null;
   return {
     state,
     progress: state === 'finished' ? 1 : progress,
@@ -105,13 +135,20 @@ const describeMoonrakerError = (body: unknown): string => {
   return typeof body === 'string' ? body.slice(0, 200) : 'no reason given';
 };
 
-export const createMoonrakerDriver = (connection: MoonrakerConnection, options: PrinterTransportOptions): PrinterDriver => {
+export const createMoonrakerDriver = (
+  connection: MoonrakerConnection,
+  options: PrinterTransportOptions,
+): PrinterDriver => {
   const http = createPrinterHttp({ vendor: VENDOR, baseUrl: connection.baseUrl, ...options });
   const headers: Record<string, string> = connection.apiKey ? { 'x-api-key': connection.apiKey } : {};
   const now = options.now ?? Date.now;
 
   /** A print command: "ok", or Klipper's refusal (400) read as busy when a print is in progress. */
-  const printCommand = async (path: string, operation: string, query?: Record<string, string>): Promise<PrinterResult<void>> => {
+  const printCommand = async (
+    path: string,
+    operation: string,
+    query?: Record<string, string>,
+  ): Promise<PrinterResult<void>> => {
     const result = await http.call({
       method: 'POST',
       path,
@@ -123,7 +160,12 @@ export const createMoonrakerDriver = (connection: MoonrakerConnection, options: 
     });
     if (!result.ok) return result;
     const { status, body } = result.value;
-    if (status === 503) return failed('unreachable', `${VENDOR} ${operation}: Klipper is not connected (${describeMoonrakerError(body)})`, 503);
+    if (status === 503)
+      return failed(
+        'unreachable',
+        `${VENDOR} ${operation}: Klipper is not connected (${describeMoonrakerError(body)})`,
+        503,
+      );
     if (status === 400) {
       const reason = describeMoonrakerError(body);
       const kind = /in progress|already printing|busy/i.test(reason) ? 'busy' : 'rejected';
@@ -138,17 +180,31 @@ export const createMoonrakerDriver = (connection: MoonrakerConnection, options: 
 
     async probe() {
       const started = now();
-      const info = await http.call({ method: 'GET', path: '/server/info', headers, operation: 'server info', kind: 'read' });
+      const info = await http.call({
+        method: 'GET',
+        path: '/server/info',
+        headers,
+        operation: 'server info',
+        kind: 'read',
+      });
       if (!info.ok) return info;
       const server = parseAnswer(serverInfoSchema, info.value.body, VENDOR, 'server info');
       if (!server.ok) return server;
       let firmware: string | null = null;
       if (server.value.result.klippy_state === 'ready') {
-        const printer = await http.call({ method: 'GET', path: '/printer/info', headers, operation: 'printer info', kind: 'read' });
+        const printer = await http.call({
+          method: 'GET',
+          path: '/printer/info',
+          headers,
+          operation: 'printer info',
+          kind: 'read',
+        });
         if (!printer.ok) return printer;
         const parsed = parseAnswer(printerInfoSchema, printer.value.body, VENDOR, 'printer info');
         if (!parsed.ok) return parsed;
-        firmware = parsed.value.result.software_version ? `Klipper ${parsed.value.result.software_version}` : null;
+        firmware = parsed.value.result.software_version
+          ? `Klipper ${parsed.value.result.software_version}`
+          : null;
       } else {
         firmware = `Klipper (${server.value.result.klippy_state})`;
       }
@@ -167,11 +223,21 @@ export const createMoonrakerDriver = (connection: MoonrakerConnection, options: 
       form.set('root', 'gcodes');
       form.set('print', startPrint ? 'true' : 'false');
       form.set('file', new Blob([file.bytes], { type: 'application/octet-stream' }), file.fileName);
-      const result = await http.call({ method: 'POST', path: '/server/files/upload', headers, body: form, operation: 'upload', kind: 'upload' });
+      const result = await http.call({
+        method: 'POST',
+        path: '/server/files/upload',
+        headers,
+        body: form,
+        operation: 'upload',
+        kind: 'upload',
+      });
       if (!result.ok) return result;
       const answer = parseAnswer(uploadSchema, result.value.body, VENDOR, 'upload');
       if (!answer.ok) return answer;
-      return succeeded({ fileName: answer.value.item.path, printStarted: answer.value.print_started === true });
+      return succeeded({
+        fileName: answer.value.item.path,
+        printStarted: answer.value.print_started === true,
+      });
     },
 
     async start(fileName) {

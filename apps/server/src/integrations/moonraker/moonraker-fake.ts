@@ -1,4 +1,9 @@
-import { startFakePrinterServer, type FakeAnswer, type FakePrinterServer, type FakeRequest } from '../http-client/fake-printer-server.ts';
+import {
+  startFakePrinterServer,
+  type FakeAnswer,
+  type FakePrinterServer,
+  type FakeRequest,
+} from '../http-client/fake-printer-server.ts';
 import {
   ERROR_EXAMPLE,
   OBJECTS_QUERY_PRINTING_EXAMPLE,
@@ -27,23 +32,35 @@ export interface MoonrakerFake extends FakePrinterServer {
 }
 
 const result = (value: unknown, status = 200): FakeAnswer => ({ status, json: { result: value } });
-const error = (status: number, message: string): FakeAnswer => ({ status, json: ERROR_EXAMPLE(status, message) });
+const error = (status: number, message: string): FakeAnswer => ({
+  status,
+  json: ERROR_EXAMPLE(status, message),
+});
 
 export const startMoonrakerFake = async (): Promise<MoonrakerFake> => {
   const handle = async (request: FakeRequest): Promise<FakeAnswer> => {
-    if (fake.apiKey !== null && request.headers['x-api-key'] !== fake.apiKey) return error(401, 'Unauthorized');
+    if (fake.apiKey !== null && request.headers['x-api-key'] !== fake.apiKey)
+      return error(401, 'Unauthorized');
     const path = request.url.pathname;
     if (request.method === 'GET' && path === '/server/info') {
-      return result({ ...SERVER_INFO_EXAMPLE.result, klippy_state: fake.klippy, klippy_connected: fake.klippy !== 'disconnected' });
+      return result({
+        ...SERVER_INFO_EXAMPLE.result,
+        klippy_state: fake.klippy,
+        klippy_connected: fake.klippy !== 'disconnected',
+      });
     }
-    if (path.startsWith('/printer/') && fake.klippy === 'disconnected') return error(503, 'Klippy Host not connected');
+    if (path.startsWith('/printer/') && fake.klippy === 'disconnected')
+      return error(503, 'Klippy Host not connected');
     if (request.method === 'GET' && path === '/printer/info') return result(PRINTER_INFO_EXAMPLE.result);
 
     if (request.method === 'GET' && path === '/printer/objects/query') {
       fake.lastQueriedObjects = [...request.url.searchParams.keys()];
       const example = OBJECTS_QUERY_PRINTING_EXAMPLE.result.status;
       const all: Record<string, unknown> = {
-        webhooks: { state: fake.klippy, state_message: fake.klippy === 'ready' ? 'Printer is ready' : 'MCU \'mcu\' shutdown: Timer too close' },
+        webhooks: {
+          state: fake.klippy,
+          state_message: fake.klippy === 'ready' ? 'Printer is ready' : "MCU 'mcu' shutdown: Timer too close",
+        },
         print_stats: {
           ...example.print_stats,
           filename: fake.printState === 'standby' ? '' : fake.fileName,
@@ -52,17 +69,24 @@ export const startMoonrakerFake = async (): Promise<MoonrakerFake> => {
           message: fake.message,
           info: { current_layer: fake.layer.current, total_layer: fake.layer.total },
         },
-        virtual_sdcard: { ...example.virtual_sdcard, progress: fake.progress, is_active: fake.printState === 'printing' },
+        virtual_sdcard: {
+          ...example.virtual_sdcard,
+          progress: fake.progress,
+          is_active: fake.printState === 'printing',
+        },
         extruder: example.extruder,
         heater_bed: example.heater_bed,
       };
       // Requested objects only; an unknown object is left out, never an error (printer.md).
-      const status = Object.fromEntries(fake.lastQueriedObjects.filter((key) => key in all).map((key) => [key, all[key]]));
+      const status = Object.fromEntries(
+        fake.lastQueriedObjects.filter((key) => key in all).map((key) => [key, all[key]]),
+      );
       return result({ eventtime: OBJECTS_QUERY_PRINTING_EXAMPLE.result.eventtime, status });
     }
 
     if (request.method === 'POST' && path === '/server/files/upload') {
-      if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data')) return error(400, 'No file found in upload');
+      if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data'))
+        return error(400, 'No file found in upload');
       const form = await fake.formData(request);
       const file = form.get('file');
       if (!(file instanceof File)) return error(400, 'No file found in upload');
@@ -72,13 +96,21 @@ export const startMoonrakerFake = async (): Promise<MoonrakerFake> => {
       const wantPrint = form.get('print') === 'true';
       const started = wantPrint && fake.printState !== 'printing' && fake.printState !== 'paused';
       if (started) start(file.name);
-      return { status: 201, json: { ...UPLOAD_EXAMPLE, item: { ...UPLOAD_EXAMPLE.item, path: file.name }, print_started: started } };
+      return {
+        status: 201,
+        json: {
+          ...UPLOAD_EXAMPLE,
+          item: { ...UPLOAD_EXAMPLE.item, path: file.name },
+          print_started: started,
+        },
+      };
     }
 
     if (request.method === 'POST' && path === '/printer/print/start') {
       const filename = request.url.searchParams.get('filename');
-      if (!filename) return error(400, "No data for argument: filename");
-      if (fake.printState === 'printing' || fake.printState === 'paused') return error(400, 'Print is already in progress');
+      if (!filename) return error(400, 'No data for argument: filename');
+      if (fake.printState === 'printing' || fake.printState === 'paused')
+        return error(400, 'Print is already in progress');
       if (!fake.files.has(filename)) return error(400, `Unable to open file "${filename}"`);
       start(filename);
       return result('ok');

@@ -23,7 +23,9 @@ import type { PrinterTransportOptions } from '../http-client/printer-transport-o
  */
 const VENDOR = 'OctoPrint';
 
-const temperature = z.object({ actual: z.number().nullable().optional(), target: z.number().nullable().optional() }).partial();
+const temperature = z
+  .object({ actual: z.number().nullable().optional(), target: z.number().nullable().optional() })
+  .partial();
 
 const printerSchema = z.object({
   temperature: z.record(z.string(), z.unknown()).optional(),
@@ -75,7 +77,10 @@ const readTemperature = (raw: unknown): { actual: number | null; target: number 
 };
 
 /** OctoPrint's state flags and job → our status (table in docs/printers.md). */
-export const octoprintStatus = (printer: OctoprintPrinterAnswer | null, job: OctoprintJobAnswer | null): PrinterStatus => {
+export const octoprintStatus = (
+  printer: OctoprintPrinterAnswer | null,
+  job: OctoprintJobAnswer | null,
+): PrinterStatus => {
   if (!printer) {
     // 409 from /api/printer: OctoPrint runs but no printer is connected to it.
     return { ...blankStatus('offline'), errorText: job?.error ?? null };
@@ -104,12 +109,18 @@ export const octoprintStatus = (printer: OctoprintPrinterAnswer | null, job: Oct
   };
 };
 
-export const createOctoprintDriver = (connection: OctoprintConnection, options: PrinterTransportOptions): PrinterDriver => {
+export const createOctoprintDriver = (
+  connection: OctoprintConnection,
+  options: PrinterTransportOptions,
+): PrinterDriver => {
   const http = createPrinterHttp({ vendor: VENDOR, baseUrl: connection.baseUrl, ...options });
   const headers = { 'x-api-key': connection.apiKey };
   const now = options.now ?? Date.now;
 
-  const jobCommand = async (command: Record<string, string>, operation: string): Promise<PrinterResult<void>> => {
+  const jobCommand = async (
+    command: Record<string, string>,
+    operation: string,
+  ): Promise<PrinterResult<void>> => {
     const result = await http.call({
       method: 'POST',
       path: '/api/job',
@@ -121,7 +132,11 @@ export const createOctoprintDriver = (connection: OctoprintConnection, options: 
     });
     if (!result.ok) return result;
     if (result.value.status === 409) {
-      return failed('rejected', `${VENDOR} ${operation}: no print job is active (or the printer is not operational)`, 409);
+      return failed(
+        'rejected',
+        `${VENDOR} ${operation}: no print job is active (or the printer is not operational)`,
+        409,
+      );
     }
     return succeeded(undefined);
   };
@@ -131,7 +146,13 @@ export const createOctoprintDriver = (connection: OctoprintConnection, options: 
 
     async probe() {
       const started = now();
-      const result = await http.call({ method: 'GET', path: '/api/version', headers, operation: 'version', kind: 'read' });
+      const result = await http.call({
+        method: 'GET',
+        path: '/api/version',
+        headers,
+        operation: 'version',
+        kind: 'read',
+      });
       if (!result.ok) return result;
       const version = parseAnswer(versionSchema, result.value.body, VENDOR, 'version');
       if (!version.ok) return version;
@@ -150,14 +171,27 @@ export const createOctoprintDriver = (connection: OctoprintConnection, options: 
       form.set('file', new Blob([file.bytes], { type: 'application/octet-stream' }), file.fileName);
       form.set('select', startPrint ? 'true' : 'false');
       form.set('print', startPrint ? 'true' : 'false');
-      const result = await http.call({ method: 'POST', path: '/api/files/local', headers, body: form, operation: 'upload', kind: 'upload' });
+      const result = await http.call({
+        method: 'POST',
+        path: '/api/files/local',
+        headers,
+        body: form,
+        operation: 'upload',
+        kind: 'upload',
+      });
       if (!result.ok) return result;
       const answer = parseAnswer(uploadSchema, result.value.body, VENDOR, 'upload');
       if (!answer.ok) return answer;
       if (startPrint && answer.value.effectivePrint === false) {
-        return failed('busy', `${VENDOR} stored ${file.fileName} but did not start it: the printer is not operational`);
+        return failed(
+          'busy',
+          `${VENDOR} stored ${file.fileName} but did not start it: the printer is not operational`,
+        );
       }
-      return succeeded({ fileName: answer.value.files.local.path ?? answer.value.files.local.name, printStarted: startPrint && answer.value.effectivePrint !== false });
+      return succeeded({
+        fileName: answer.value.files.local.path ?? answer.value.files.local.name,
+        printStarted: startPrint && answer.value.effectivePrint !== false,
+      });
     },
 
     async start(fileName) {
@@ -189,7 +223,13 @@ export const createOctoprintDriver = (connection: OctoprintConnection, options: 
         acceptStatuses: [409],
       });
       if (!printerCall.ok) return printerCall;
-      const jobCall = await http.call({ method: 'GET', path: '/api/job', headers, operation: 'job', kind: 'read' });
+      const jobCall = await http.call({
+        method: 'GET',
+        path: '/api/job',
+        headers,
+        operation: 'job',
+        kind: 'read',
+      });
       if (!jobCall.ok) return jobCall;
       const job = parseAnswer(jobSchema, jobCall.value.body, VENDOR, 'job');
       if (!job.ok) return job;

@@ -1,5 +1,15 @@
-import { startFakePrinterServer, type FakeAnswer, type FakePrinterServer, type FakeRequest } from '../http-client/fake-printer-server.ts';
-import { JOB_PRINTING_EXAMPLE, PRINTER_OPERATIONAL_EXAMPLE, UPLOAD_EXAMPLE, VERSION_EXAMPLE } from './octoprint-examples.ts';
+import {
+  startFakePrinterServer,
+  type FakeAnswer,
+  type FakePrinterServer,
+  type FakeRequest,
+} from '../http-client/fake-printer-server.ts';
+import {
+  JOB_PRINTING_EXAMPLE,
+  PRINTER_OPERATIONAL_EXAMPLE,
+  UPLOAD_EXAMPLE,
+  VERSION_EXAMPLE,
+} from './octoprint-examples.ts';
 
 /**
  * Test helper: an in-process OctoPrint that follows its documents (docs/api/job.rst, files.rst,
@@ -79,12 +89,15 @@ export const startOctoprintFake = async (apiKey = 'octo-key-1234'): Promise<Octo
     }
 
     if (request.method === 'POST' && path === '/api/files/local') {
-      if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data')) return { status: 400, text: 'No file included' };
+      if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data'))
+        return { status: 400, text: 'No file included' };
       const form = await fake.formData(request);
       const file = form.get('file');
       if (!(file instanceof File) || !file.name) return { status: 400, text: 'No file included' };
-      if (!/\.(gcode|gco|g|stl)$/i.test(file.name)) return { status: 415, text: 'Could not upload the file, unsupported type' };
-      if (active() && fake.selected === file.name) return { status: 409, text: 'Trying to overwrite file that is currently being printed' };
+      if (!/\.(gcode|gco|g|stl)$/i.test(file.name))
+        return { status: 415, text: 'Could not upload the file, unsupported type' };
+      if (active() && fake.selected === file.name)
+        return { status: 409, text: 'Trying to overwrite file that is currently being printed' };
       fake.files.set(file.name, Buffer.from(await file.arrayBuffer()));
       const wantPrint = form.get('print') === 'true';
       const canPrint = wantPrint && fake.state === 'Operational';
@@ -116,7 +129,8 @@ export const startOctoprintFake = async (apiKey = 'octo-key-1234'): Promise<Octo
       const body = readJson(request);
       if (!body) return { status: 400, text: 'Expected content-type JSON' };
       if (body.command === 'start') {
-        if (active() || !fake.selected || fake.state !== 'Operational') return { status: 409, text: 'Printer is busy' };
+        if (active() || !fake.selected || fake.state !== 'Operational')
+          return { status: 409, text: 'Printer is busy' };
         startPrinting(fake.selected);
         return empty(204);
       }

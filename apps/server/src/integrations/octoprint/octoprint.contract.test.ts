@@ -16,7 +16,12 @@ let fake: OctoprintFake;
 let driver: PrinterDriver;
 
 const connect = (overrides: { apiKey?: string; baseUrl?: string } = {}) =>
-  octoprintConnectionSchema.parse({ kind: 'octoprint', baseUrl: fake.origin, apiKey: fake.apiKey, ...overrides });
+  octoprintConnectionSchema.parse({
+    kind: 'octoprint',
+    baseUrl: fake.origin,
+    apiKey: fake.apiKey,
+    ...overrides,
+  });
 
 beforeAll(async () => {
   fake = await startOctoprintFake();
@@ -38,7 +43,10 @@ beforeEach(() => {
 describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
   it('probes the version with the API key', async () => {
     const result = await driver.probe();
-    expect(result).toMatchObject({ ok: true, value: { kind: 'octoprint', software: 'OctoPrint 1.3.10', firmware: null } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { kind: 'octoprint', software: 'OctoPrint 1.3.10', firmware: null },
+    });
     expect(fake.requests[0]!.headers['x-api-key']).toBe(fake.apiKey);
   });
 
@@ -83,19 +91,30 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
     await driver.upload(file, { startPrint: true });
     expect((await driver.pause()).ok).toBe(true);
     expect(fake.state).toBe('Paused');
-    expect((await driver.status()).ok && (await driver.status())).toMatchObject({ value: { state: 'paused' } });
+    expect((await driver.status()).ok && (await driver.status())).toMatchObject({
+      value: { state: 'paused' },
+    });
     expect((await driver.resume()).ok).toBe(true);
     expect(fake.state).toBe('Printing');
     expect((await driver.cancel()).ok).toBe(true);
     expect(fake.state).toBe('Operational');
-    const commands = fake.requests.filter((r) => r.url.pathname === '/api/job' && r.method === 'POST').map((r) => JSON.parse(r.body.toString()));
-    expect(commands).toEqual([{ command: 'pause', action: 'pause' }, { command: 'pause', action: 'resume' }, { command: 'cancel' }]);
+    const commands = fake.requests
+      .filter((r) => r.url.pathname === '/api/job' && r.method === 'POST')
+      .map((r) => JSON.parse(r.body.toString()));
+    expect(commands).toEqual([
+      { command: 'pause', action: 'pause' },
+      { command: 'pause', action: 'resume' },
+      { command: 'cancel' },
+    ]);
   });
 
   it('reports finished after the job completes, and idle again after a cancel', async () => {
     await driver.upload(file, { startPrint: true });
     fake.finish();
-    expect(await driver.status()).toMatchObject({ ok: true, value: { state: 'finished', progress: 1, secondsLeft: null } });
+    expect(await driver.status()).toMatchObject({
+      ok: true,
+      value: { state: 'finished', progress: 1, secondsLeft: null },
+    });
     await driver.start('layerline-job-42.gcode');
     fake.advance(40);
     await driver.cancel();
@@ -104,7 +123,15 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
 
   it('is busy (409) when asked to start while printing, and rejected when pausing with nothing active', async () => {
     await driver.upload(file, { startPrint: true });
-    expect(await driver.start('layerline-job-42.gcode')).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
+    expect(await driver.start('layerline-job-42.gcode')).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy', status: 409 },
+    });
+    // files.rst: 409 when the upload would overwrite the file being printed.
+    expect(await driver.upload(file, { startPrint: false })).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy', status: 409 },
+    });
     await driver.cancel();
     expect(await driver.pause()).toMatchObject({ ok: false, failure: { kind: 'rejected', status: 409 } });
   });
@@ -132,9 +159,15 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
 
   it('turns an HTML page or the wrong JSON into bad_answer', async () => {
     fake.faults.push('html');
-    expect(await driver.probe()).toMatchObject({ ok: false, failure: { kind: 'bad_answer', message: expect.stringContaining('an HTML page') } });
+    expect(await driver.probe()).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_answer', message: expect.stringContaining('an HTML page') },
+    });
     fake.faults.push('wrong-json', 'wrong-json');
-    expect(await driver.status()).toMatchObject({ ok: false, failure: { kind: 'bad_answer', message: expect.stringContaining('wrong shape') } });
+    expect(await driver.status()).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_answer', message: expect.stringContaining('wrong shape') },
+    });
   });
 
   it('times out on a printer that never answers, and retries a read once but never a command', async () => {
@@ -149,7 +182,10 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
   });
 
   it('is unreachable when nothing listens, and refuses loopback under the default policy without calling', async () => {
-    const closed = createOctoprintDriver(connect({ baseUrl: 'http://127.0.0.1:9' }), { policy, sleep: async () => {} });
+    const closed = createOctoprintDriver(connect({ baseUrl: 'http://127.0.0.1:9' }), {
+      policy,
+      sleep: async () => {},
+    });
     expect(await closed.status()).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
     const strict = createOctoprintDriver(connect(), { policy: { allowLoopback: false } });
     expect(await strict.probe()).toMatchObject({ ok: false, failure: { kind: 'not_allowed' } });
@@ -157,7 +193,9 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
   });
 
   it('refuses an unsafe file name before calling', async () => {
-    expect(await driver.upload({ ...file, fileName: '../etc/passwd.gcode' }, { startPrint: true })).toMatchObject({
+    expect(
+      await driver.upload({ ...file, fileName: '../etc/passwd.gcode' }, { startPrint: true }),
+    ).toMatchObject({
       ok: false,
       failure: { kind: 'rejected' },
     });
@@ -166,7 +204,13 @@ describe('OctoPrint adapter against a fake that follows docs/api/*.rst', () => {
 
   it('maps the documented example payloads as published', () => {
     const status = octoprintStatus(
-      { ...PRINTER_OPERATIONAL_EXAMPLE, state: { text: 'Printing', flags: { ...PRINTER_OPERATIONAL_EXAMPLE.state.flags, printing: true, ready: false } } },
+      {
+        ...PRINTER_OPERATIONAL_EXAMPLE,
+        state: {
+          text: 'Printing',
+          flags: { ...PRINTER_OPERATIONAL_EXAMPLE.state.flags, printing: true, ready: false },
+        },
+      },
       JOB_PRINTING_EXAMPLE,
     );
     expect(status).toMatchObject({ state: 'printing', fileName: 'whistle_v2.gcode', secondsLeft: 912 });

@@ -47,7 +47,11 @@ describe('HTTP Digest (RFC 7616)', () => {
     const challenge = parseDigestChallenge(
       'Digest realm="testrealm@host.com", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", opaque="5ccc069c403ebaf9f0171e9517f40e41"',
     )!;
-    const header = digestAuthorization(challenge, { username: 'Mufasa', password: 'CircleOfLife' }, { method: 'GET', uri: '/dir/index.html', nonceCount: 1 });
+    const header = digestAuthorization(
+      challenge,
+      { username: 'Mufasa', password: 'CircleOfLife' },
+      { method: 'GET', uri: '/dir/index.html', nonceCount: 1 },
+    );
     expect(responseOf(header)).toBe('1949323746fe6a43ef61f9606e7febea');
     expect(header).not.toContain('qop=');
   });

@@ -24,7 +24,10 @@ export const parseDigestChallenge = (header: string | null): DigestChallenge | n
   const params = new Map<string, string>();
   const pattern = /([a-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/gi;
   for (const part of match[1]!.matchAll(pattern)) {
-    params.set(part[1]!.toLowerCase(), part[2] !== undefined ? part[2].replace(/\\(.)/g, '$1') : (part[3] ?? ''));
+    params.set(
+      part[1]!.toLowerCase(),
+      part[2] !== undefined ? part[2].replace(/\\(.)/g, '$1') : (part[3] ?? ''),
+    );
   }
   const realm = params.get('realm');
   const nonce = params.get('nonce');
@@ -63,9 +66,16 @@ export interface DigestRequest {
 const quote = (value: string): string => `"${value.replace(/(["\\])/g, '\\$1')}"`;
 
 /** The `Authorization` header value answering the challenge. */
-export const digestAuthorization = (challenge: DigestChallenge, credentials: DigestCredentials, request: DigestRequest): string => {
+export const digestAuthorization = (
+  challenge: DigestChallenge,
+  credentials: DigestCredentials,
+  request: DigestRequest,
+): string => {
   const sha = challenge.algorithm.startsWith('SHA-256');
-  const hash = (text: string): string => createHash(sha ? 'sha256' : 'md5').update(text, 'utf8').digest('hex');
+  const hash = (text: string): string =>
+    createHash(sha ? 'sha256' : 'md5')
+      .update(text, 'utf8')
+      .digest('hex');
   const cnonce = request.cnonce ?? randomBytes(16).toString('hex');
   const nc = request.nonceCount.toString(16).padStart(8, '0');
   let ha1 = hash(`${credentials.username}:${challenge.realm}:${credentials.password}`);

@@ -43,7 +43,17 @@ const statusSchema = z.object({
     })
     .optional(),
   printer: z.object({
-    state: z.enum(['IDLE', 'BUSY', 'PRINTING', 'PAUSED', 'FINISHED', 'STOPPED', 'ERROR', 'ATTENTION', 'READY']),
+    state: z.enum([
+      'IDLE',
+      'BUSY',
+      'PRINTING',
+      'PAUSED',
+      'FINISHED',
+      'STOPPED',
+      'ERROR',
+      'ATTENTION',
+      'READY',
+    ]),
     temp_nozzle: z.number().optional(),
     target_nozzle: z.number().optional(),
     temp_bed: z.number().optional(),
@@ -78,7 +88,8 @@ export const prusalinkStatus = (answer: PrusalinkStatusAnswer, fileName: string 
   const message = printer.status_printer?.ok === false ? (printer.status_printer.message ?? null) : null;
   return {
     ...blankStatus(state),
-    progress: state === 'finished' ? 1 : typeof percent === 'number' ? Math.min(1, Math.max(0, percent / 100)) : null,
+    progress:
+      state === 'finished' ? 1 : typeof percent === 'number' ? Math.min(1, Math.max(0, percent / 100)) : null,
     fileName,
     secondsLeft: active ? (answer.job?.time_remaining ?? null) : null,
     temperatures: {
@@ -94,7 +105,10 @@ export const prusalinkStatus = (answer: PrusalinkStatusAnswer, fileName: string 
   };
 };
 
-export const createPrusalinkDriver = (connection: PrusalinkConnection, options: PrinterTransportOptions): PrinterDriver => {
+export const createPrusalinkDriver = (
+  connection: PrusalinkConnection,
+  options: PrinterTransportOptions,
+): PrinterDriver => {
   const http = createPrinterHttp({ vendor: VENDOR, baseUrl: connection.baseUrl, ...options });
   const prefix = new URL(connection.baseUrl).pathname.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
@@ -117,7 +131,11 @@ export const createPrusalinkDriver = (connection: PrusalinkConnection, options: 
   };
 
   const refused = (response: HttpResponse): PrinterResult<never> =>
-    failed('auth_refused', `${VENDOR} refused our credentials (${response.status}): check the ${auth.kind === 'digest' ? 'user name and password' : 'API key'}`, response.status);
+    failed(
+      'auth_refused',
+      `${VENDOR} refused our credentials (${response.status}): check the ${auth.kind === 'digest' ? 'user name and password' : 'API key'}`,
+      response.status,
+    );
 
   /**
    * One call with the connection's credentials. Digest: a 401 carrying a fresh challenge is
@@ -138,7 +156,8 @@ export const createPrusalinkDriver = (connection: PrusalinkConnection, options: 
     if (auth.kind !== 'digest') return refused(first.value);
     const offered = parseDigestChallenge(first.value.headers.get('www-authenticate'));
     const hadChallenge = challenge !== null;
-    if (!offered || (hadChallenge && !offered.stale && offered.nonce === challenge?.nonce)) return refused(first.value);
+    if (!offered || (hadChallenge && !offered.stale && offered.nonce === challenge?.nonce))
+      return refused(first.value);
     challenge = offered;
     nonceCount = 0;
     const second = await http.call({ ...authorise(call), acceptStatuses: accept });
@@ -156,14 +175,25 @@ export const createPrusalinkDriver = (connection: PrusalinkConnection, options: 
     return parseAnswer(statusSchema, result.value.body, VENDOR, 'status');
   };
 
-  const jobCommand = async (method: 'PUT' | 'DELETE', action: '/pause' | '/resume' | '', operation: string): Promise<PrinterResult<void>> => {
+  const jobCommand = async (
+    method: 'PUT' | 'DELETE',
+    action: '/pause' | '/resume' | '',
+    operation: string,
+  ): Promise<PrinterResult<void>> => {
     const status = await readStatus();
     if (!status.ok) return status;
     const id = status.value.job?.id;
     if (id === undefined) return failed('rejected', `${VENDOR} ${operation}: no print job is active`);
-    const result = await send({ method, path: `/api/v1/job/${id}${action}`, operation, kind: 'command', acceptStatuses: [409] });
+    const result = await send({
+      method,
+      path: `/api/v1/job/${id}${action}`,
+      operation,
+      kind: 'command',
+      acceptStatuses: [409],
+    });
     if (!result.ok) return result;
-    if (result.value.status === 409) return failed('rejected', `${VENDOR} ${operation}: the job cannot do that in its current state`, 409);
+    if (result.value.status === 409)
+      return failed('rejected', `${VENDOR} ${operation}: the job cannot do that in its current state`, 409);
     return succeeded(undefined);
   };
 
@@ -206,7 +236,12 @@ export const createPrusalinkDriver = (connection: PrusalinkConnection, options: 
     async start(fileName) {
       const problem = printFileNameProblem(fileName);
       if (problem) return failed('rejected', problem);
-      const result = await send({ method: 'POST', path: filePath(fileName), operation: 'start', kind: 'command' });
+      const result = await send({
+        method: 'POST',
+        path: filePath(fileName),
+        operation: 'start',
+        kind: 'command',
+      });
       return result.ok ? succeeded(undefined) : result;
     },
 

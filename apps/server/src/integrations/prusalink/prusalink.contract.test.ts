@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRINTER_STATES, prusalinkConnectionSchema } from '@layerline/contracts';
 import type { PrintFile } from '../../modules/production/printer-driver.ts';
-import { startFakePrinterServer, type FakePrinterServer, type FakeRequest } from '../http-client/fake-printer-server.ts';
+import {
+  startFakePrinterServer,
+  type FakePrinterServer,
+  type FakeRequest,
+} from '../http-client/fake-printer-server.ts';
 import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
 import { createPrusalinkDriver, prusalinkStatus } from './prusalink-driver.ts';
 
@@ -24,7 +28,11 @@ import { createPrusalinkDriver, prusalinkStatus } from './prusalink-driver.ts';
  */
 const SPEC = '/work/shared/contracts/prusalink/openapi.yaml';
 const policy = { allowLoopback: true };
-const file: PrintFile = { fileName: 'layerline-job-9.bgcode', bytes: new Uint8Array([71, 67, 68, 69, 1, 0, 0, 0]), estimatedPrintSeconds: 600 };
+const file: PrintFile = {
+  fileName: 'layerline-job-9.bgcode',
+  bytes: new Uint8Array([71, 67, 68, 69, 1, 0, 0, 0]),
+  estimatedPrintSeconds: 600,
+};
 
 interface Recorded {
   method: string;
@@ -66,7 +74,11 @@ const recordingFetch =
 
 const apiKeyDriver = (extraHeaders: Record<string, string> = {}) =>
   createPrusalinkDriver(
-    prusalinkConnectionSchema.parse({ kind: 'prusalink', baseUrl: prism.origin, auth: { kind: 'api-key', apiKey: 'PLk3y' } }),
+    prusalinkConnectionSchema.parse({
+      kind: 'prusalink',
+      baseUrl: prism.origin,
+      auth: { kind: 'api-key', apiKey: 'PLk3y' },
+    }),
     { policy, fetch: recordingFetch(extraHeaders), sleep: async () => {} },
   );
 
@@ -74,10 +86,14 @@ beforeAll(async () => {
   const published = readFileSync(SPEC, 'utf8');
   const security = 'security:\n  - digestAuth: []\n';
   const schemes = '  securitySchemes:\n    digestAuth:\n      type: http\n      scheme: digest\n';
-  if (!published.includes(security) || !published.includes(schemes)) throw new Error('The PrusaLink spec changed: review the in-memory patch');
+  if (!published.includes(security) || !published.includes(schemes))
+    throw new Error('The PrusaLink spec changed: review the in-memory patch');
   const patched = published
     .replace(security, `${security}  - apiKeyAuth: []\n`)
-    .replace(schemes, `${schemes}    apiKeyAuth:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n`);
+    .replace(
+      schemes,
+      `${schemes}    apiKeyAuth:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n`,
+    );
   specDir = mkdtempSync(join(tmpdir(), 'prusalink-spec-'));
   writeFileSync(join(specDir, 'openapi.yaml'), patched);
   prism = await startPrismMock(join(specDir, 'openapi.yaml'));
@@ -94,12 +110,18 @@ beforeEach(() => {
 
 describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
   it('probes /api/version with the API key', async () => {
-    expect(await apiKeyDriver().probe()).toMatchObject({ ok: true, value: { kind: 'prusalink', software: 'PrusaLink 0.7.0', firmware: '3.10.1-4697' } });
+    expect(await apiKeyDriver().probe()).toMatchObject({
+      ok: true,
+      value: { kind: 'prusalink', software: 'PrusaLink 0.7.0', firmware: '3.10.1-4697' },
+    });
     expect(recorded).toEqual([expect.objectContaining({ method: 'GET', status: 200, violations: null })]);
   });
 
   it('uploads with PUT, Print-After-Upload ?1 and Overwrite ?1, as the spec allows', async () => {
-    expect(await apiKeyDriver().upload(file, { startPrint: true })).toEqual({ ok: true, value: { fileName: file.fileName, printStarted: true } });
+    expect(await apiKeyDriver().upload(file, { startPrint: true })).toEqual({
+      ok: true,
+      value: { fileName: file.fileName, printStarted: true },
+    });
     expect(recorded).toEqual([expect.objectContaining({ method: 'PUT', status: 201, violations: null })]);
     expect(recorded[0]!.url.pathname).toBe('/api/v1/files/usb/layerline-job-9.bgcode');
   });
@@ -114,7 +136,10 @@ describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(PRINTER_STATES).toContain(result.value.state);
-    expect(result.value.temperatures).toEqual({ nozzle: { actual: 214.9, target: 215 }, bed: { actual: 59.5, target: 60 } });
+    expect(result.value.temperatures).toEqual({
+      nozzle: { actual: 214.9, target: 215 },
+      bed: { actual: 59.5, target: 60 },
+    });
     expect(recorded.map((r) => [r.method, r.url.pathname, r.violations])).toEqual([
       ['GET', '/api/v1/status', null],
       ['GET', '/api/v1/job', null],
@@ -136,8 +161,14 @@ describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
 
   it('reads the spec’s 409 as busy on start and upload', async () => {
     const busy = apiKeyDriver({ prefer: 'code=409' });
-    expect(await busy.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
-    expect(await busy.upload(file, { startPrint: true })).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
+    expect(await busy.start(file.fileName)).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy', status: 409 },
+    });
+    expect(await busy.upload(file, { startPrint: true })).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy', status: 409 },
+    });
   });
 
   it('the mock is strict: it rejects a wrong header value, a wrong path type and missing credentials', async () => {
@@ -147,8 +178,13 @@ describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
       body: new Uint8Array([1, 2, 3]),
     });
     expect(bad.status).toBe(422);
-    expect(JSON.stringify(await bad.json())).toContain('print-after-upload must be equal to one of the allowed values');
-    const badId = await fetch(`${prism.origin}/api/v1/job/abc/pause`, { method: 'PUT', headers: { 'x-api-key': 'k' } });
+    expect(JSON.stringify(await bad.json())).toContain(
+      'print-after-upload must be equal to one of the allowed values',
+    );
+    const badId = await fetch(`${prism.origin}/api/v1/job/abc/pause`, {
+      method: 'PUT',
+      headers: { 'x-api-key': 'k' },
+    });
     expect(badId.status).toBe(422);
     const anonymous = await fetch(`${prism.origin}/api/v1/status`);
     expect(anonymous.status).toBe(401);
@@ -169,30 +205,58 @@ const digestValid = (request: FakeRequest): boolean => {
   const header = String(request.headers.authorization ?? '');
   const field = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(header)?.[1];
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  if (!header.startsWith('Digest ') || field('username') !== USER.username || field('nonce') !== nonce) return false;
-  const expected = md5(`${md5(`${USER.username}:${REALM}:${USER.password}`)}:${nonce}:${md5(`${request.method}:${field('uri')}`)}`);
+  if (!header.startsWith('Digest ') || field('username') !== USER.username || field('nonce') !== nonce)
+    return false;
+  const expected = md5(
+    `${md5(`${USER.username}:${REALM}:${USER.password}`)}:${nonce}:${md5(`${request.method}:${field('uri')}`)}`,
+  );
   return field('uri') === `${request.url.pathname}${request.url.search}` && field('response') === expected;
 };
 
 beforeAll(async () => {
   server = await startFakePrinterServer((request) => {
     if (!digestValid(request)) {
-      return { status: 401, text: 'Unauthorized', headers: { 'www-authenticate': `Digest realm="${REALM}", nonce="${nonce}"` } };
+      return {
+        status: 401,
+        text: 'Unauthorized',
+        headers: { 'www-authenticate': `Digest realm="${REALM}", nonce="${nonce}"` },
+      };
     }
-    if (request.url.pathname === '/api/version') return { status: 200, json: { api: '2.0.0', version: '0.8.1', printer: '1.0.0', text: 'PrusaLink', firmware: '6.1.3+7898' } };
+    if (request.url.pathname === '/api/version')
+      return {
+        status: 200,
+        json: { api: '2.0.0', version: '0.8.1', printer: '1.0.0', text: 'PrusaLink', firmware: '6.1.3+7898' },
+      };
     if (request.url.pathname === '/api/v1/status') {
       return {
         status: 200,
         json: {
           job: { id: 77, progress: 61.5, time_remaining: 1400, time_printing: 2200 },
-          printer: { state: printerState, temp_nozzle: 215.1, target_nozzle: 215, temp_bed: 60.1, target_bed: 60, status_printer: statusPrinter },
+          printer: {
+            state: printerState,
+            temp_nozzle: 215.1,
+            target_nozzle: 215,
+            temp_bed: 60.1,
+            target_bed: 60,
+            status_printer: statusPrinter,
+          },
         },
       };
     }
     if (request.url.pathname === '/api/v1/job') {
-      return { status: 200, json: { id: 77, state: printerState, progress: 61.5, time_printing: 2200, file: { name: 'LAYERL~1.BGC', display_name: 'layerline-job-9.bgcode' } } };
+      return {
+        status: 200,
+        json: {
+          id: 77,
+          state: printerState,
+          progress: 61.5,
+          time_printing: 2200,
+          file: { name: 'LAYERL~1.BGC', display_name: 'layerline-job-9.bgcode' },
+        },
+      };
     }
-    if (request.method === 'PUT' && request.url.pathname.startsWith('/api/v1/files/')) return { status: 201, text: '' };
+    if (request.method === 'PUT' && request.url.pathname.startsWith('/api/v1/files/'))
+      return { status: 201, text: '' };
     return { status: 404, text: 'Not found' };
   });
 });
@@ -202,7 +266,11 @@ afterAll(async () => {
 
 const digestDriver = (password = USER.password, timeoutMs = 2_000) =>
   createPrusalinkDriver(
-    prusalinkConnectionSchema.parse({ kind: 'prusalink', baseUrl: server.origin, auth: { kind: 'digest', username: USER.username, password } }),
+    prusalinkConnectionSchema.parse({
+      kind: 'prusalink',
+      baseUrl: server.origin,
+      auth: { kind: 'digest', username: USER.username, password },
+    }),
     { policy, timeoutMs, sleep: async () => {} },
   );
 
@@ -216,10 +284,16 @@ describe('PrusaLink adapter: Digest and faults', () => {
 
   it('answers the Digest challenge once and reuses it; a rotated nonce is answered again', async () => {
     const driver = digestDriver();
-    expect(await driver.probe()).toMatchObject({ ok: true, value: { software: 'PrusaLink', firmware: '6.1.3+7898' } });
+    expect(await driver.probe()).toMatchObject({
+      ok: true,
+      value: { software: 'PrusaLink', firmware: '6.1.3+7898' },
+    });
     expect(server.requests.map((r) => Boolean(r.headers.authorization))).toEqual([false, true]);
     const status = await driver.status();
-    expect(status).toMatchObject({ ok: true, value: { state: 'printing', progress: 0.615, secondsLeft: 1400, fileName: 'layerline-job-9.bgcode' } });
+    expect(status).toMatchObject({
+      ok: true,
+      value: { state: 'printing', progress: 0.615, secondsLeft: 1400, fileName: 'layerline-job-9.bgcode' },
+    });
     expect(server.requests).toHaveLength(4);
     nonce = 'nonce-2';
     expect((await driver.probe()).ok).toBe(true);
@@ -248,10 +322,16 @@ describe('PrusaLink adapter: Digest and faults', () => {
     const driver = digestDriver();
     printerState = 'ERROR';
     statusPrinter = { ok: false, message: 'Heater nozzle thermal runaway' };
-    expect(await driver.status()).toMatchObject({ ok: true, value: { state: 'error', errorText: 'Heater nozzle thermal runaway' } });
+    expect(await driver.status()).toMatchObject({
+      ok: true,
+      value: { state: 'error', errorText: 'Heater nozzle thermal runaway' },
+    });
     printerState = 'ATTENTION';
     statusPrinter = { ok: false, message: 'Filament runout' };
-    expect(await driver.status()).toMatchObject({ ok: true, value: { state: 'paused', errorText: 'The printer needs attention: Filament runout' } });
+    expect(await driver.status()).toMatchObject({
+      ok: true,
+      value: { state: 'paused', errorText: 'The printer needs attention: Filament runout' },
+    });
   });
 
   it('garbage (HTML, wrong JSON) is bad_answer; a silent printer times out', async () => {
@@ -266,7 +346,17 @@ describe('PrusaLink adapter: Digest and faults', () => {
   });
 
   it('maps every state the spec lists', () => {
-    const states = ['IDLE', 'BUSY', 'PRINTING', 'PAUSED', 'FINISHED', 'STOPPED', 'ERROR', 'ATTENTION', 'READY'] as const;
+    const states = [
+      'IDLE',
+      'BUSY',
+      'PRINTING',
+      'PAUSED',
+      'FINISHED',
+      'STOPPED',
+      'ERROR',
+      'ATTENTION',
+      'READY',
+    ] as const;
     expect(states.map((state) => prusalinkStatus({ printer: { state } }, null).state)).toEqual([
       'idle',
       'busy',

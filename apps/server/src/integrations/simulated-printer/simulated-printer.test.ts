@@ -4,7 +4,12 @@ import type { PrintFile } from '../../modules/production/printer-driver.ts';
 import { createSimulatedPrinterFarm, type SimulatedPrinterFarm } from './simulated-printer.ts';
 
 // One hour of printing in 100 layers, at 60x: one real minute.
-const file: PrintFile = { fileName: 'layerline-job-1.gcode', bytes: new Uint8Array([1]), estimatedPrintSeconds: 3600, layerCount: 100 };
+const file: PrintFile = {
+  fileName: 'layerline-job-1.gcode',
+  bytes: new Uint8Array([1]),
+  estimatedPrintSeconds: 3600,
+  layerCount: 100,
+};
 const connection = (overrides: Partial<SimulatedConnection> = {}): SimulatedConnection =>
   simulatedConnectionSchema.parse({ kind: 'simulated', speedFactor: 60, ...overrides });
 
@@ -22,9 +27,15 @@ beforeEach(() => {
 describe('simulated printer', () => {
   it('prints in accelerated time: progress, layers, time left, temperatures, then finished', async () => {
     const printer = farm.driver('p1', connection());
-    expect(await printer.probe()).toMatchObject({ ok: true, value: { kind: 'simulated', firmware: 'Layerline simulated printer' } });
+    expect(await printer.probe()).toMatchObject({
+      ok: true,
+      value: { kind: 'simulated', firmware: 'Layerline simulated printer' },
+    });
     expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'idle', progress: null } });
-    expect(await printer.upload(file, { startPrint: true })).toEqual({ ok: true, value: { fileName: file.fileName, printStarted: true } });
+    expect(await printer.upload(file, { startPrint: true })).toEqual({
+      ok: true,
+      value: { fileName: file.fileName, printStarted: true },
+    });
 
     tick(15_000); // a quarter of one real minute
     const quarter = await printer.status();
@@ -43,7 +54,10 @@ describe('simulated printer', () => {
     });
 
     tick(45_000);
-    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'finished', progress: 1, secondsLeft: null, currentLayer: 100 } });
+    expect(await printer.status()).toMatchObject({
+      ok: true,
+      value: { state: 'finished', progress: 1, secondsLeft: null, currentLayer: 100 },
+    });
   });
 
   it('heats up at the start of a print', async () => {
@@ -81,12 +95,18 @@ describe('simulated printer', () => {
   it('is busy when asked to start or upload-and-start while printing', async () => {
     const printer = farm.driver('p1', connection());
     await printer.upload(file, { startPrint: true });
-    expect(await printer.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
+    expect(await printer.start(file.fileName)).toMatchObject({
+      ok: false,
+      failure: { kind: 'busy', status: 409 },
+    });
     expect(await printer.upload({ ...file, fileName: 'other.gcode' }, { startPrint: true })).toMatchObject({
       ok: false,
       failure: { kind: 'busy' },
     });
-    expect(await printer.start('never-uploaded.gcode')).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    expect(await printer.start('never-uploaded.gcode')).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected' },
+    });
   });
 
   it('fails at the layer it is told to, with a message naming it', async () => {
@@ -96,7 +116,12 @@ describe('simulated printer', () => {
     expect(await printer.status()).toMatchObject({ value: { state: 'printing', currentLayer: 40 } });
     tick(1);
     expect(await printer.status()).toMatchObject({
-      value: { state: 'error', currentLayer: 41, progress: 0.4, errorText: expect.stringContaining('layer 41 of 100') },
+      value: {
+        state: 'error',
+        currentLayer: 41,
+        progress: 0.4,
+        errorText: expect.stringContaining('layer 41 of 100'),
+      },
     });
     tick(600_000);
     expect(await printer.status()).toMatchObject({ value: { state: 'error', progress: 0.4 } });
@@ -110,7 +135,11 @@ describe('simulated printer', () => {
     await printer.upload(file, { startPrint: true });
     tick(60_000);
     expect(await printer.status()).toMatchObject({
-      value: { state: 'error', currentLayer: 10, errorText: 'Filament ran out at layer 10 of 100: load a new spool (simulated)' },
+      value: {
+        state: 'error',
+        currentLayer: 10,
+        errorText: 'Filament ran out at layer 10 of 100: load a new spool (simulated)',
+      },
     });
   });
 
@@ -133,22 +162,36 @@ describe('simulated printer', () => {
 
     await farm.driver('p3', connection()).upload(file, { startPrint: true });
     tick(30_000);
-    expect(await farm.driver('p3', connection()).status()).toMatchObject({ value: { state: 'printing', progress: 0.5 } });
+    expect(await farm.driver('p3', connection()).status()).toMatchObject({
+      value: { state: 'printing', progress: 0.5 },
+    });
     farm.forget('p3');
     expect(await farm.driver('p3', connection()).status()).toMatchObject({ value: { state: 'idle' } });
   });
 
   it('refuses bad input: an unsafe name, an empty file, no estimate', async () => {
     const printer = farm.driver('p1', connection());
-    expect(await printer.upload({ ...file, fileName: 'a/b.gcode' }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
-    expect(await printer.upload({ ...file, bytes: new Uint8Array() }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
-    expect(await printer.upload({ ...file, estimatedPrintSeconds: 0 }, { startPrint: false })).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    expect(await printer.upload({ ...file, fileName: 'a/b.gcode' }, { startPrint: false })).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected' },
+    });
+    expect(await printer.upload({ ...file, bytes: new Uint8Array() }, { startPrint: false })).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected' },
+    });
+    expect(await printer.upload({ ...file, estimatedPrintSeconds: 0 }, { startPrint: false })).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected' },
+    });
   });
 
   it('validates its connection: speed factor, layers', () => {
     expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', speedFactor: 0 }).success).toBe(false);
     expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', failAtLayer: 0 }).success).toBe(false);
     expect(simulatedConnectionSchema.safeParse({ kind: 'simulated', extra: true }).success).toBe(false);
-    expect(simulatedConnectionSchema.parse({ kind: 'simulated' })).toMatchObject({ speedFactor: 60, offline: false });
+    expect(simulatedConnectionSchema.parse({ kind: 'simulated' })).toMatchObject({
+      speedFactor: 60,
+      offline: false,
+    });
   });
 });

@@ -111,7 +111,10 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
       totalLayers: job.layers,
       secondsLeft: heating ? Math.ceil(((1 - progress) * job.durationMs) / 1000) : null,
       temperatures: heating
-        ? { nozzle: { actual: warm(nozzleTargetC), target: nozzleTargetC }, bed: { actual: warm(bedTargetC), target: bedTargetC } }
+        ? {
+            nozzle: { actual: warm(nozzleTargetC), target: nozzleTargetC },
+            bed: { actual: warm(bedTargetC), target: bedTargetC },
+          }
         : { nozzle: { actual: AMBIENT_C, target: 0 }, bed: { actual: AMBIENT_C, target: 0 } },
       errorText,
     };
@@ -121,12 +124,17 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     const file = printer.files.get(fileName);
     if (!file) return failed('rejected', `The simulated printer has no file named ${fileName}`, 404);
     const current = statusOf(printer, at).state;
-    if (current === 'printing' || current === 'paused') return failed('busy', 'The simulated printer is already printing', 409);
-    if (current === 'error') return failed('busy', 'The simulated printer is in error: cancel the failed job first', 409);
+    if (current === 'printing' || current === 'paused')
+      return failed('busy', 'The simulated printer is already printing', 409);
+    if (current === 'error')
+      return failed('busy', 'The simulated printer is in error: cancel the failed job first', 409);
     const { failAtLayer, filamentRunsOutAtLayer, speedFactor } = printer.connection;
     const stops = [
       failAtLayer !== undefined && failAtLayer <= file.layers
-        ? { layer: failAtLayer, message: `Print failed at layer ${failAtLayer} of ${file.layers}: the part came loose from the bed (simulated)` }
+        ? {
+            layer: failAtLayer,
+            message: `Print failed at layer ${failAtLayer} of ${file.layers}: the part came loose from the bed (simulated)`,
+          }
         : null,
       filamentRunsOutAtLayer !== undefined && filamentRunsOutAtLayer <= file.layers
         ? {
@@ -151,7 +159,8 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     return succeeded(undefined);
   };
 
-  const offlineFailure = <T>(): PrinterResult<T> => failed('unreachable', 'The simulated printer is offline (as if unplugged)');
+  const offlineFailure = <T>(): PrinterResult<T> =>
+    failed('unreachable', 'The simulated printer is offline (as if unplugged)');
 
   return {
     driver(printerId, connection) {
@@ -162,14 +171,20 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
         kind: 'simulated',
         probe: () =>
           online(() =>
-            succeeded({ kind: 'simulated' as const, software: 'Layerline simulator', firmware: printer.connection.model, latencyMs: 0 }),
+            succeeded({
+              kind: 'simulated' as const,
+              software: 'Layerline simulator',
+              firmware: printer.connection.model,
+              latencyMs: 0,
+            }),
           ),
         upload: (file, { startPrint }) =>
           online((at) => {
             const problem = printFileNameProblem(file.fileName);
             if (problem) return failed('rejected', problem);
             if (file.bytes.length === 0) return failed('rejected', 'The print file is empty');
-            if (!(file.estimatedPrintSeconds > 0)) return failed('rejected', 'The print file has no estimated print time');
+            if (!(file.estimatedPrintSeconds > 0))
+              return failed('rejected', 'The print file has no estimated print time');
             const layers = file.layerCount ?? Math.max(1, Math.ceil(file.estimatedPrintSeconds / 30));
             if (startPrint) {
               const state = statusOf(printer, at).state;
@@ -189,8 +204,10 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
           online((at) => {
             const job = printer.job;
             const state = statusOf(printer, at).state;
-            if (!job || state === 'paused') return state === 'paused' ? succeeded(undefined) : failed('rejected', 'Nothing is printing');
-            if (state !== 'printing') return failed('rejected', `The simulated printer cannot pause: it is ${state}`, 409);
+            if (!job || state === 'paused')
+              return state === 'paused' ? succeeded(undefined) : failed('rejected', 'Nothing is printing');
+            if (state !== 'printing')
+              return failed('rejected', `The simulated printer cannot pause: it is ${state}`, 409);
             job.pausedAt = at;
             return succeeded(undefined);
           }),
@@ -199,7 +216,8 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
             const job = printer.job;
             const state = statusOf(printer, at).state;
             if (state === 'printing') return succeeded(undefined);
-            if (!job || state !== 'paused' || job.pausedAt === null) return failed('rejected', `The simulated printer cannot resume: it is ${state}`, 409);
+            if (!job || state !== 'paused' || job.pausedAt === null)
+              return failed('rejected', `The simulated printer cannot resume: it is ${state}`, 409);
             job.pausedTotalMs += at - job.pausedAt;
             job.pausedAt = null;
             return succeeded(undefined);

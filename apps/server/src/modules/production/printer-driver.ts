@@ -31,10 +31,15 @@ export interface PrinterFailure {
   readonly status?: number;
 }
 
-export type PrinterResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: PrinterFailure };
+export type PrinterResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: PrinterFailure };
 
 export const succeeded = <T>(value: T): PrinterResult<T> => ({ ok: true, value });
-export const failed = <T = never>(kind: PrinterFailureKind, message: string, status?: number): PrinterResult<T> => ({
+export const failed = <T = never>(
+  kind: PrinterFailureKind,
+  message: string,
+  status?: number,
+): PrinterResult<T> => ({
   ok: false,
   failure: status === undefined ? { kind, message } : { kind, message, status },
 });
