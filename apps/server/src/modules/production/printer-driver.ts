@@ -83,6 +83,17 @@ export interface PrinterDriver {
   status(): Promise<PrinterResult<PrinterStatus>>;
 }
 
+/**
+ * For a job handler: is it worth trying again later by itself? Network trouble, a timeout, a busy
+ * printer or one garbled answer may pass; refused credentials, a refused address or a refused
+ * request will not change until a person acts (show it on the board, do not spin).
+ */
+export const isTransientPrinterFailure = (failure: PrinterFailure): boolean =>
+  failure.kind === 'unreachable' ||
+  failure.kind === 'timeout' ||
+  failure.kind === 'busy' ||
+  failure.kind === 'bad_answer';
+
 /** Builds a driver for a printer from its stored connection (the printer's id names its state). */
 export type PrinterDriverFactory = (printerId: string, connection: PrinterConnection) => PrinterDriver;
 
