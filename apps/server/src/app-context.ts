@@ -103,7 +103,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     allowLocalWebhookReceivers: config.allowLocalWebhookReceivers,
     audit,
     ingestion: { ingest: (input) => orderIngestion.ingest(input) },
-    orders: { get: (viewer, orderId) => orders.get(viewer, orderId) },
+    orders: { get: (viewer, orderId) => orders.get(viewer, orderId), getMany: (orderIds) => orders.getMany(orderIds) },
   });
   const products = createProductService({
     products: productRepository,

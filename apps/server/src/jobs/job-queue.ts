@@ -70,6 +70,8 @@ export interface JobQueue {
     data: T,
     options?: { singletonKey?: string; startAfter?: number | Date; id?: string },
   ): Promise<string | null>;
+  /** Many jobs in one statement (each `id` a UUID: a job already there is skipped, as with send). */
+  sendMany<T extends object>(queue: QueueName, jobs: readonly { data: T; id: string }[]): Promise<void>;
   work<T extends object>(queue: QueueName, handler: (data: T, job: Job<T>) => Promise<void>): Promise<void>;
   /** Every queue's counts (pg-boss's cached counts, refreshed when over a minute old) and retry policy. */
   stats(): Promise<QueueCounts[]>;
@@ -110,6 +112,9 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
 
   return {
     send: (queue, data, options = {}) => boss.send(queue, data, options),
+    async sendMany(queue, jobs) {
+      if (jobs.length > 0) await boss.insert(queue, jobs.map((job) => ({ id: job.id, data: job.data })));
+    },
     async work(queue, handler) {
       const batchSize = WORKER_BATCH[queue] ?? DEFAULT_WORKER_BATCH;
       const options = { batchSize, pollingIntervalSeconds: 1, burstWhenBatchFull: batchSize > 1, perJobResults: true } as const;

@@ -1,4 +1,4 @@
-import type { OrderStatusListener } from '../modules/orders/order-service.ts';
+import type { OrderStatusBatchListener } from '../modules/orders/order-service.ts';
 import type { WebhookDeliveryJob, WebhookDeliveryService } from '../modules/order-api/webhook-delivery-service.ts';
 import { QUEUES, retryLimitOf, stableJobId, type JobQueue } from './job-queue.ts';
 
@@ -14,16 +14,18 @@ import { QUEUES, retryLimitOf, stableJobId, type JobQueue } from './job-queue.ts
  */
 export async function startWebhookDeliveryJobs(
   queue: JobQueue,
-  deps: { orders: { onStatusChange(listener: OrderStatusListener): void }; deliveries: WebhookDeliveryService },
+  deps: { orders: { onStatusChanges(listener: OrderStatusBatchListener): void }; deliveries: WebhookDeliveryService },
   options: { work: boolean; log: { error(obj: unknown, msg?: string): void } },
 ): Promise<void> {
   const enqueue = async (job: WebhookDeliveryJob, { resend }: { resend: boolean }): Promise<void> => {
     await queue.send<WebhookDeliveryJob>(QUEUES.webhookDelivery, job, resend ? {} : { id: stableJobId(QUEUES.webhookDelivery, job.deliveryId) });
   };
   deps.deliveries.connect(enqueue);
-  deps.orders.onStatusChange(async (change) => {
-    const job = await deps.deliveries.record(change);
-    if (job) await enqueue(job, { resend: false });
+  // Changes arrive in batches (new orders) or one at a time (status changes): either way one query
+  // per step and one statement for all their jobs, each with its stable id.
+  deps.orders.onStatusChanges(async (changes) => {
+    const jobs = await deps.deliveries.recordMany(changes);
+    await queue.sendMany<WebhookDeliveryJob>(QUEUES.webhookDelivery, jobs.map((job) => ({ data: job, id: stableJobId(QUEUES.webhookDelivery, job.deliveryId) })));
   });
   if (options.work) {
     const retryLimit = retryLimitOf(QUEUES.webhookDelivery);

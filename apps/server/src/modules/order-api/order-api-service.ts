@@ -30,6 +30,8 @@ export interface StoredOrder {
 /** The orders module's reader (modules/orders/order-service.ts `get`): 404 unless the viewer may see it. */
 export interface OrderReaderPort {
   get(viewer: { id: string; isAdmin: boolean; requestId?: string }, orderId: string): Promise<Order>;
+  /** Many orders by id in one read (any owner: the caller checks), missing ones left out. */
+  getMany(orderIds: readonly string[]): Promise<Map<string, Order>>;
 }
 
 export interface Actor {

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { WebhookDeliveryState } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { order, webhookDelivery } from '../../db/schema.ts';
@@ -23,6 +23,17 @@ export function createWebhookDeliveryRepository(db: Database) {
       const [existing] = await db.select().from(webhookDelivery).where(eq(webhookDelivery.outboxId, delivery.outboxId));
       if (!existing) throw new Error('webhook delivery conflict without an existing row');
       return existing;
+    },
+
+    /** The deliveries for many announcements in one statement: inserted, or the existing rows. */
+    async insertManyIfNew(deliveries: readonly NewWebhookDelivery[]): Promise<WebhookDeliveryRow[]> {
+      if (deliveries.length === 0) return [];
+      const inserted = await db.insert(webhookDelivery).values([...deliveries]).onConflictDoNothing({ target: webhookDelivery.outboxId }).returning();
+      if (inserted.length === deliveries.length) return inserted;
+      const have = new Set(inserted.map((row) => row.outboxId));
+      const missing = deliveries.filter((delivery) => !have.has(delivery.outboxId)).map((delivery) => delivery.outboxId);
+      const existing = await db.select().from(webhookDelivery).where(inArray(webhookDelivery.outboxId, missing));
+      return [...inserted, ...existing];
     },
 
     /** A delivery with its order's number. */

@@ -149,6 +149,34 @@ export function createWebhookDeliveryService(deps: {
      * The delivery for an announced change, stored on its first announcement: its job while it
      * still has to be sent, or null (no endpoint, or already settled).
      */
+    /**
+     * `record` for a batch of announced changes (new orders, announced together): one query for
+     * which sellers have an endpoint, one for the orders, one insert for the deliveries. Returns
+     * the jobs still to be sent.
+     */
+    async recordMany(changes: readonly StatusChange[]): Promise<WebhookDeliveryJob[]> {
+      const owners = await endpoints.ownersWithEndpoint([...new Set(changes.map((change) => change.ownerId))]);
+      const wanted = changes.filter((change) => owners.has(change.ownerId));
+      if (wanted.length === 0) return [];
+      const found = await orders.getMany(wanted.map((change) => change.orderId));
+      const createdAt = now().toISOString();
+      const rows = wanted.flatMap((change) => {
+        const order = found.get(change.orderId);
+        // Gone meanwhile, or (never) another seller's: nothing to tell.
+        if (!order || order.ownerId !== change.ownerId) return [];
+        const eventId = eventIdFor(change.announcementId);
+        const event: WebhookEvent = {
+          id: eventId,
+          type: 'order.status_changed',
+          createdAt,
+          data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order) },
+        };
+        return [{ outboxId: change.announcementId, eventId, ownerId: change.ownerId, orderId: change.orderId, fromStatus: change.from, toStatus: change.to, event }];
+      });
+      const stored = await repository.insertManyIfNew(rows);
+      return stored.filter((row) => row.state === 'pending').map((row) => ({ deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId }));
+    },
+
     async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {
       if (!(await endpoints.hasEndpoint(change.ownerId))) return null;
       const order = await orders.get({ id: change.ownerId, isAdmin: false }, change.orderId);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { webhookEndpoint } from '../../db/schema.ts';
 
@@ -27,6 +27,13 @@ export function createWebhookEndpointRepository(db: Database) {
     async findForOwner(ownerId: string): Promise<WebhookEndpointRow | undefined> {
       const [row] = await db.select(columns).from(webhookEndpoint).where(eq(webhookEndpoint.ownerId, ownerId));
       return row;
+    },
+
+    /** Which of these sellers have an endpoint (one query for a batch of order changes). */
+    async ownersWithEndpoint(ownerIds: readonly string[]): Promise<Set<string>> {
+      if (ownerIds.length === 0) return new Set();
+      const rows = await db.select({ ownerId: webhookEndpoint.ownerId }).from(webhookEndpoint).where(inArray(webhookEndpoint.ownerId, [...ownerIds]));
+      return new Set(rows.map((row) => row.ownerId));
     },
 
     /**

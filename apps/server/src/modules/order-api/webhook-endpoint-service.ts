@@ -98,6 +98,9 @@ export function createWebhookEndpointService(deps: {
     async hasEndpoint(ownerId: string): Promise<boolean> {
       return (await endpoints.findForOwner(ownerId)) !== undefined;
     },
+
+    /** Which of these sellers have an endpoint. */
+    ownersWithEndpoint: (ownerIds: readonly string[]): Promise<Set<string>> => endpoints.ownersWithEndpoint(ownerIds),
   };
 }
 

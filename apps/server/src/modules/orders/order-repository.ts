@@ -129,6 +129,42 @@ export function createOrderRepository(db: Database) {
     return rows.map((row) => row.id);
   }
 
+  /** Orders with their items (and their product) and timelines (with each actor's email): one statement. */
+  async function detailMany(ids: readonly string[]): Promise<OrderDetailRow[]> {
+    if (ids.length === 0) return [];
+    const items = sql<ItemJson[]>`(
+      SELECT coalesce(json_agg(json_build_object(
+        'id', i.id, 'orderId', i.order_id, 'externalItemId', i.external_item_id, 'sku', i.sku, 'title', i.title,
+        'quantity', i.quantity, 'unitPriceCents', i.unit_price_cents, 'variantId', i.variant_id,
+        'productName', p.name, 'variantName', v.name) ORDER BY i.sku COLLATE "C", i.id), '[]'::json)
+      FROM order_item i
+      LEFT JOIN product_variant v ON v.id = i.variant_id
+      LEFT JOIN product p ON p.id = v.product_id
+      WHERE i.order_id = ${order.id})`;
+    const events = sql<EventJson[]>`(
+      SELECT coalesce(json_agg(json_build_object(
+        'id', e.id, 'fromStatus', e.from_status, 'toStatus', e.to_status, 'actorKind', e.actor_kind,
+        'actorEmail', a.email, 'reason', e.reason,
+        'createdAt', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY e.created_at, e.id), '[]'::json)
+      FROM order_event e
+      LEFT JOIN "user" a ON a.id = e.actor_id
+      WHERE e.order_id = ${order.id})`;
+    const rows = await db
+      .select({ order, ownerEmail: user.email, shopName: shopConnection.name, items, events })
+      .from(order)
+      .innerJoin(user, eq(user.id, order.ownerId))
+      .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
+      .where(ids.length === 1 ? eq(order.id, ids[0]!) : inArray(order.id, [...ids]));
+    return rows.map((row) => ({
+      order: row.order,
+      ownerEmail: row.ownerEmail,
+      shopName: row.shopName,
+      itemCount: row.items.length,
+      items: row.items,
+      events: row.events.map((event) => ({ ...event, createdAt: new Date(event.createdAt) })),
+    }));
+  }
+
   return {
     /**
      * Stores a new order with its items and first events, all or nothing. Idempotent on
@@ -253,40 +289,11 @@ export function createOrderRepository(db: Database) {
       return row;
     },
 
-    /** An order with its items (and their product) and its timeline (with each actor's email): one statement. */
+    detailMany,
+
     async detail(id: string): Promise<OrderDetailRow | undefined> {
-      const items = sql<ItemJson[]>`(
-        SELECT coalesce(json_agg(json_build_object(
-          'id', i.id, 'orderId', i.order_id, 'externalItemId', i.external_item_id, 'sku', i.sku, 'title', i.title,
-          'quantity', i.quantity, 'unitPriceCents', i.unit_price_cents, 'variantId', i.variant_id,
-          'productName', p.name, 'variantName', v.name) ORDER BY i.sku COLLATE "C", i.id), '[]'::json)
-        FROM order_item i
-        LEFT JOIN product_variant v ON v.id = i.variant_id
-        LEFT JOIN product p ON p.id = v.product_id
-        WHERE i.order_id = ${order.id})`;
-      const events = sql<EventJson[]>`(
-        SELECT coalesce(json_agg(json_build_object(
-          'id', e.id, 'fromStatus', e.from_status, 'toStatus', e.to_status, 'actorKind', e.actor_kind,
-          'actorEmail', a.email, 'reason', e.reason,
-          'createdAt', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY e.created_at, e.id), '[]'::json)
-        FROM order_event e
-        LEFT JOIN "user" a ON a.id = e.actor_id
-        WHERE e.order_id = ${order.id})`;
-      const [row] = await db
-        .select({ order, ownerEmail: user.email, shopName: shopConnection.name, items, events })
-        .from(order)
-        .innerJoin(user, eq(user.id, order.ownerId))
-        .leftJoin(shopConnection, eq(shopConnection.id, order.shopId))
-        .where(eq(order.id, id));
-      if (!row) return undefined;
-      return {
-        order: row.order,
-        ownerEmail: row.ownerEmail,
-        shopName: row.shopName,
-        itemCount: row.items.length,
-        items: row.items,
-        events: row.events.map((event) => ({ ...event, createdAt: new Date(event.createdAt) })),
-      };
+      const [row] = await detailMany([id]);
+      return row;
     },
 
     /**

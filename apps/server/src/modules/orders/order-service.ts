@@ -39,6 +39,11 @@ export interface OrderStatusChangeEvent {
   readonly to: OrderStatus;
 }
 export type OrderStatusListener = (event: OrderStatusChangeEvent) => Promise<void>;
+/**
+ * Hears committed changes many at a time (new orders are announced in batches): the same at-least-once
+ * contract; when it throws, none of the batch counts as heard and the sweep announces them again.
+ */
+export type OrderStatusBatchListener = (events: readonly OrderStatusChangeEvent[]) => Promise<void>;
 
 /** New orders announced per batch of the drain, and how far it may fall behind before ingestion waits. */
 const ANNOUNCE_BATCH = 50;
@@ -177,6 +182,7 @@ export function createOrderService(deps: {
 }) {
   const { repository, audit } = deps;
   const listeners: OrderStatusListener[] = [];
+  const batchListeners: OrderStatusBatchListener[] = [];
   const matchSkusLabelled = createLabelledSkuMatcher(deps.lookupVariants, repository);
   const matchSkus = createSkuMatcher(deps.lookupVariants, repository);
 
@@ -205,8 +211,22 @@ export function createOrderService(deps: {
   const queued: OrderStatusChangeEvent[] = [];
   let draining: Promise<void> | null = null;
 
-  async function tell(event: OrderStatusChangeEvent): Promise<boolean> {
+  /** Tells the batch listeners; false when one failed (then none of the batch counts as heard). */
+  async function tellBatch(events: readonly OrderStatusChangeEvent[]): Promise<boolean> {
     let heard = true;
+    for (const listener of batchListeners) {
+      try {
+        await listener(events);
+      } catch (error) {
+        heard = false;
+        deps.log?.error({ err: error, count: events.length }, 'order status listener failed on a batch; the sweep retries');
+      }
+    }
+    return heard;
+  }
+
+  async function tell(event: OrderStatusChangeEvent): Promise<boolean> {
+    let heard = await tellBatch([event]);
     for (const listener of listeners) {
       try {
         await listener(event);
@@ -224,11 +244,23 @@ export function createOrderService(deps: {
     while (queued.length > 0) {
       const batch = queued.splice(0, ANNOUNCE_BATCH);
       const heard: string[] = [];
-      await Promise.all(
-        batch.map(async (event) => {
-          if (await tell(event)) heard.push(event.announcementId);
+      const [batchHeard] = await Promise.all([
+        tellBatch(batch),
+        ...batch.map(async (event) => {
+          let ok = true;
+          for (const listener of listeners) {
+            try {
+              await listener(event);
+            } catch (error) {
+              ok = false;
+              deps.log?.error({ err: error, orderId: event.orderId, announcementId: event.announcementId }, 'order status listener failed; the sweep retries');
+            }
+          }
+          if (ok) heard.push(event.announcementId);
+          return ok;
         }),
-      );
+      ]);
+      if (!batchHeard) heard.length = 0;
       try {
         await repository.markAnnouncedMany(heard);
       } catch (error) {
@@ -358,6 +390,10 @@ export function createOrderService(deps: {
     onStatusChange(listener: OrderStatusListener): void {
       listeners.push(listener);
     },
+    /** Subscribes to committed status changes in batches (see OrderStatusBatchListener). */
+    onStatusChanges(listener: OrderStatusBatchListener): void {
+      batchListeners.push(listener);
+    },
     /** Announces a committed change now (status changes: the caller waits for its subscribers). */
     announce,
     /** For order ingestion: announces a committed new order from the background drain (see drain). */
@@ -371,6 +407,11 @@ export function createOrderService(deps: {
     matchSkusLabelled,
 
     get,
+    /** Orders by id in one read, whoever owns them (for subscribers that check the owner themselves). */
+    async getMany(orderIds: readonly string[]): Promise<Map<string, Order>> {
+      const rows = await repository.detailMany(orderIds);
+      return new Map(rows.map((row) => [row.order.id, detailDto(row)]));
+    },
     changeStatus,
 
     /** A page of the seller's orders, newest placed first. */

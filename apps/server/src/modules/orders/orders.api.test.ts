@@ -505,7 +505,7 @@ describe('the order API hot path', () => {
     ] as const) {
       const created = await send('POST', '/api/v1/orders', { externalId, items, shippingAddress: address });
       expect(created.status).toBe(201);
-      const body = await created.json();
+      const body = (await created.json()) as { id: string };
       const read = await send('GET', `/api/v1/orders/${body.id}`);
       expect(read.status).toBe(200);
       expect(body).toEqual(await read.json());
