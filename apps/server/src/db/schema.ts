@@ -132,18 +132,24 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('audit_log_created_at_idx').on(table.createdAt)],
+  // The audit log, newest first: keyset on (created_at, id).
+  (table) => [index('audit_log_created_id_idx').on(table.createdAt, table.id)],
 );
 
-export const contactMessage = pgTable('contact_message', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  subject: text('subject').notNull(),
-  message: text('message').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const contactMessage = pgTable(
+  'contact_message',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The admin's contact messages, newest first: keyset on (created_at, id).
+  (table) => [index('contact_message_created_id_idx').on(table.createdAt, table.id)],
+);
 
 /** Content the operator edits for the public site (e.g. 'landing.testimonial'), one JSON value per key. */
 export const siteSetting = pgTable('site_setting', {

@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listing, product, productVariant, user } from '../db/schema.ts';
+import { auditLog, contactMessage, listing, product, productVariant, user } from '../db/schema.ts';
 import { encodeCursor } from '../platform/keyset-cursor.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../test/test-app.ts';
 
 /**
- * Keyset paging of the lists other than orders (admin users, designs, products, listings): walking
+ * Keyset paging of the lists other than orders (admin users, designs, products, listings, the audit
+ * log and contact messages): walking
  * every page with a small limit answers each row once, in order, with rows that share a timestamp
  * (even a microsecond) and filters combined with cursors; a made-up cursor is a 400.
  */
@@ -268,5 +269,56 @@ describe('GET /api/listings', () => {
       await expectBadCursor(seller, '/api/listings', cursor);
     }
     expect((await seller.get('/api/listings?page=2')).status).toBe(400);
+  });
+});
+
+describe('GET /api/admin/audit and /api/admin/contact-messages', () => {
+  const times = [4, 4, 4, 0, 0, 9];
+
+  /** The audit entries and messages keep their names (`entries`, `messages`) beside `nextCursor`. */
+  async function walkNamed(url: string, key: 'entries' | 'messages', limit: number): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 500; pages += 1) {
+      const response: { status: number; body: any } = await admin.get(`${url}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      ids.push(...(response.body[key] as { id: string }[]).map((item) => item.id));
+      cursor = response.body.nextCursor;
+      if (!cursor) return ids;
+      expect(response.body[key]).toHaveLength(limit);
+    }
+    throw new Error('too many pages');
+  }
+
+  it('walks the audit log once each, newest first, with entries sharing a microsecond', async () => {
+    const rows: { id: string; micros: number }[] = [];
+    for (const micros of times) {
+      const [row] = await t.context.db
+        .insert(auditLog)
+        .values({ actorId: admin.userId, targetUserId: null, action: 'paging.test', createdAt: at(micros) as unknown as Date })
+        .returning({ id: auditLog.id });
+      rows.push({ id: row!.id, micros });
+    }
+    const all = await walkNamed('/api/admin/audit', 'entries', 2);
+    const stored = await t.context.db.select({ id: auditLog.id }).from(auditLog);
+    expect(new Set(all).size).toBe(all.length);
+    expect([...all].sort()).toEqual(stored.map((row) => row.id).sort());
+    const mine = new Set(rows.map((row) => row.id));
+    expect(all.filter((id) => mine.has(id))).toEqual(newestFirst(rows));
+    for (const cursor of [...MADE_UP_CURSORS, BAD_UUID_CURSOR]) await expectBadCursor(admin, '/api/admin/audit', cursor);
+  });
+
+  it('walks the contact messages once each, newest first', async () => {
+    const rows: { id: string; micros: number }[] = [];
+    for (const micros of times) {
+      const [row] = await t.context.db
+        .insert(contactMessage)
+        .values({ name: 'Paging', email: 'paging@example.test', subject: 'Paging', message: 'Hello, about paging', createdAt: at(micros) as unknown as Date })
+        .returning({ id: contactMessage.id });
+      rows.push({ id: row!.id, micros });
+    }
+    expect(await walkNamed('/api/admin/contact-messages', 'messages', 4)).toEqual(newestFirst(rows));
+    for (const cursor of [...MADE_UP_CURSORS, BAD_UUID_CURSOR]) await expectBadCursor(admin, '/api/admin/contact-messages', cursor);
+    expect((await seller.get('/api/admin/contact-messages')).status).toBe(403);
   });
 });

@@ -57,17 +57,29 @@ export function useUpdateUserFlags() {
   });
 }
 
-export function useAuditLog(limit: number) {
+/** One page of the audit log, newest first (`cursor` undefined for the first page). */
+export function useAuditLog(limit: number, cursor: string | undefined) {
   return useQuery({
-    queryKey: queryKeys.adminAudit(limit),
-    queryFn: () => apiFetch<{ entries: AuditEntry[] }>(`/api/admin/audit?limit=${limit}`),
+    queryKey: queryKeys.adminAudit(limit, cursor),
+    queryFn: () => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (cursor) query.set('cursor', cursor);
+      return apiFetch<{ entries: AuditEntry[]; nextCursor: string | null }>(`/api/admin/audit?${query}`);
+    },
+    placeholderData: keepPreviousData,
   });
 }
 
-export function useContactMessages() {
+/** One page of the contact messages, newest first (`cursor` undefined for the first page). */
+export function useContactMessages(limit: number, cursor: string | undefined) {
   return useQuery({
-    queryKey: queryKeys.adminContactMessages,
-    queryFn: () => apiFetch<{ messages: ContactMessageRecord[] }>('/api/admin/contact-messages'),
+    queryKey: queryKeys.adminContactMessages(cursor),
+    queryFn: () => {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (cursor) query.set('cursor', cursor);
+      return apiFetch<{ messages: ContactMessageRecord[]; nextCursor: string | null }>(`/api/admin/contact-messages?${query}`);
+    },
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -7,9 +7,9 @@ export const queryKeys = {
   adminUsers: (search: string, cursor: string | undefined, limit: number) =>
     ['admin', 'users', { search, cursor, limit }] as const,
   adminUsersAll: ['admin', 'users'] as const,
-  adminAudit: (limit: number) => ['admin', 'audit', limit] as const,
+  adminAudit: (limit: number, cursor: string | undefined) => ['admin', 'audit', { limit, cursor }] as const,
   adminAuditAll: ['admin', 'audit'] as const,
-  adminContactMessages: ['admin', 'contact-messages'] as const,
+  adminContactMessages: (cursor: string | undefined) => ['admin', 'contact-messages', { cursor }] as const,
   adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
   landingTestimonial: ['site', 'testimonial'] as const,
 };

@@ -10,6 +10,7 @@ import {
   changeEmailSchema,
   checkUserResponseSchema,
   meSchema,
+  pageQueryFields,
   updateAccountSchema,
 } from '@layerline/contracts';
 import { requireAdmin, requireViewer } from '../../http/viewer.ts';
@@ -106,13 +107,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['admin'],
         summary: 'The audit log, newest first',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict(),
-        response: { 200: z.object({ entries: z.array(auditEntrySchema) }) },
+        querystring: z.object(pageQueryFields(50, 500)).strict(),
+        response: { 200: z.object({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() }) },
       },
     },
     async (request) => {
       requireAdmin(request);
-      return { entries: await audit.list(request.query.limit) };
+      const page = await audit.page(request.query);
+      return { entries: page.items, nextCursor: page.nextCursor };
     },
   );
 }

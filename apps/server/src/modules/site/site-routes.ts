@@ -5,6 +5,7 @@ import {
   contactMessageRecordSchema,
   contactMessageSchema,
   landingTestimonialSchema,
+  pageQueryFields,
   publicConfigSchema,
   testimonialSchema,
   type PublicConfig,
@@ -54,13 +55,14 @@ export function registerSiteRoutes(
       schema: {
         tags: ['admin'],
         summary: 'Messages sent through the contact form, newest first',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).strict(),
-        response: { 200: z.object({ messages: z.array(contactMessageRecordSchema) }) },
+        querystring: z.object(pageQueryFields(100, 500)).strict(),
+        response: { 200: z.object({ messages: z.array(contactMessageRecordSchema), nextCursor: z.string().nullable() }) },
       },
     },
     async (request) => {
       requireAdmin(request);
-      return { messages: await deps.contacts.list(request.query.limit) };
+      const page = await deps.contacts.list(request.query);
+      return { messages: page.items, nextCursor: page.nextCursor };
     },
   );
 

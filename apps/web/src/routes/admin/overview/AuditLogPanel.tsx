@@ -6,6 +6,8 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import type { AuditEntry } from '@layerline/contracts';
 import { useAuditLog } from '../../../api/admin.ts';
+import { CursorPager } from '../../../components/CursorPager.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { formatDateTime } from './format-date.ts';
 
@@ -19,11 +21,12 @@ function describeDetail(entry: AuditEntry): string {
 }
 
 export function AuditLogPanel() {
-  const audit = useAuditLog(AUDIT_LIMIT);
+  const pages = useCursorPages('');
+  const audit = useAuditLog(AUDIT_LIMIT, pages.cursor);
   return (
     <AdminPanel
       title="Audit log"
-      subtitle={`The latest ${AUDIT_LIMIT} administrative actions`}
+      subtitle={`Administrative actions, newest first, ${AUDIT_LIMIT} a page`}
       testId="admin-audit"
     >
       {audit.isError ? <Alert severity="error">{audit.error.message}</Alert> : null}
@@ -51,6 +54,7 @@ export function AuditLogPanel() {
           </ListItem>
         ))}
       </List>
+      <CursorPager pages={pages} nextCursor={audit.data?.nextCursor} label="Pages of the audit log" />
     </AdminPanel>
   );
 }

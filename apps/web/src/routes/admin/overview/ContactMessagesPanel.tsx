@@ -8,11 +8,16 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useContactMessages } from '../../../api/admin.ts';
+import { CursorPager } from '../../../components/CursorPager.tsx';
+import { useCursorPages } from '../../../components/use-cursor-pages.ts';
 import { AdminPanel } from './AdminPanel.tsx';
 import { formatDateTime } from './format-date.ts';
 
+const PAGE_SIZE = 50;
+
 export function ContactMessagesPanel() {
-  const messages = useContactMessages();
+  const pages = useCursorPages('');
+  const messages = useContactMessages(PAGE_SIZE, pages.cursor);
   return (
     <AdminPanel
       title="Contact messages"
@@ -57,6 +62,7 @@ export function ContactMessagesPanel() {
           </Accordion>
         ))}
       </Box>
+      <CursorPager pages={pages} nextCursor={messages.data?.nextCursor} label="Pages of contact messages" />
     </AdminPanel>
   );
 }
