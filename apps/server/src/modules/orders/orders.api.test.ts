@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
-import { order, orderEvent, orderItem, orderOutbox } from '../../db/schema.ts';
+import { order, orderEvent, orderItem, orderOutbox, webhookDelivery, webhookEndpoint } from '../../db/schema.ts';
 import { sweepOrderOutbox } from '../../jobs/order-outbox-jobs.ts';
 import type { OrderStatusChangeEvent } from './order-service.ts';
 import { addVariants, marketplaceOrder } from '../../../test/orders-fixtures.ts';
@@ -326,6 +326,42 @@ describe('announcing status changes (transactional outbox)', () => {
     expect(slow).toHaveLength(30);
     const marked = await t.context.db.select().from(orderOutbox).where(inArray(orderOutbox.orderId, ids));
     expect(marked.every((r) => r.announcedAt !== null)).toBe(true);
+  });
+
+  it('records one webhook delivery and one job per new order of a batch, and none again when announced twice', async () => {
+    const owner = await t.signUp({ role: 'beta', name: 'Batch Seller' });
+    await addVariants(t.context, owner.userId, ['LL-BATCH']);
+    // An endpoint row as the settings page stores it (no delivery is expected to succeed here).
+    await t.context.db.insert(webhookEndpoint).values({ ownerId: owner.userId, url: 'https://hooks.example.test/layerline', secretEnc: 'unused' });
+    const ingested = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.context.orderIngestion.ingest({
+          ownerId: owner.userId,
+          channel: `batch:${owner.userId}`,
+          shopId: null,
+          platform: 'api',
+          order: marketplaceOrder(`BATCH-${i}`, ['LL-BATCH']),
+          actor: { kind: 'marketplace', id: null },
+        }),
+      ),
+    );
+    await t.context.orders.announcementsSettled();
+    const ids = ingested.map((r) => r.orderId);
+    const deliveries = async () => t.context.db.select().from(webhookDelivery).where(inArray(webhookDelivery.orderId, ids));
+    const jobs = async (deliveryIds: string[]) =>
+      ((await t.context.db.execute(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'deliveryId' IN (${sql.join(deliveryIds.map((id) => sql`${id}`), sql`, `)})`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    const first = await deliveries();
+    expect(first).toHaveLength(40);
+    expect(new Set(first.map((d) => d.orderId))).toEqual(new Set(ids));
+    expect(first.every((d) => d.fromStatus === null && d.toStatus === 'accepted')).toBe(true);
+    const deliveryIds = first.map((d) => d.id);
+    expect(await jobs(deliveryIds)).toBe(40);
+    // Announced again (as the sweep does after a crash): the same deliveries, no new job.
+    await t.context.db.update(orderOutbox).set({ announcedAt: null }).where(inArray(orderOutbox.orderId, ids));
+    await sweepOrderOutbox(t.context.orders, 0);
+    expect((await deliveries()).map((d) => d.id).sort()).toEqual([...deliveryIds].sort());
+    expect(await jobs(deliveryIds)).toBe(40);
+    await t.context.db.delete(webhookEndpoint).where(eq(webhookEndpoint.ownerId, owner.userId));
   });
 
   it('leaves a change a subscriber failed on unannounced, and the sweep announces it again with the same id', async () => {
