@@ -153,7 +153,7 @@ describe('order API and manual orders', () => {
       search: '',
       from: null,
       to: null,
-      page: 1,
+      cursor: undefined,
       limit: 10,
     });
     const manual = orders.items.find((o) => o.platform === 'manual');
