@@ -85,3 +85,52 @@ describe('connect the sandbox shop → listings → an order with its timeline',
     await page.context().close();
   }, 90_000);
 });
+
+describe('/orders pages with a cursor', () => {
+  it('walks Next and Previous through a seller’s orders, and a filter starts again at page 1', async () => {
+    const busy = await makeUser(app, { role: 'beta', name: 'Paging Seller' });
+    for (let i = 0; i < 30; i++) {
+      await app.testApp.context.orderIngestion.ingest({
+        ownerId: busy.userId,
+        channel: `e2e-paging:${busy.userId}`,
+        shopId: null,
+        platform: 'api',
+        actor: { kind: 'marketplace', id: null },
+        order: {
+          externalId: `PAGE-${String(i).padStart(2, '0')}`,
+          note: '',
+          placedAt: new Date(Date.UTC(2025, 4, 1, 12, i)),
+          customerName: i === 3 ? 'Ottilie Quasthoff' : 'Maya Thompson',
+          shippingAddress: { name: 'Maya Thompson', company: '', line1: '1 Main St', line2: '', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US', phone: '', email: '' },
+          currency: 'USD',
+          totalCents: 1000,
+          cancelled: false,
+          items: [{ externalItemId: '1', sku: 'E2E-UNLINKED', title: 'Thing', quantity: 1, unitPriceCents: 1000 }],
+        },
+      });
+    }
+    const page = await newPage(browser, app, busy, { viewport: { width: 1366, height: 900 } });
+    await page.goto('/orders');
+    const rows = page.getByTestId('order-row');
+    const pager = page.getByRole('navigation', { name: 'Pages of orders' });
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(25);
+    // Newest placed first.
+    expect(await rows.first().textContent()).toContain('PAGE-29');
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => rows.count()).toBe(5);
+    expect(await pager.textContent()).toContain('Page 2');
+    expect(await rows.first().textContent()).toContain('PAGE-04');
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await rows.first().textContent()).toContain('PAGE-29');
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => rows.count()).toBe(5);
+    // A search starts again at the first page.
+    await page.getByLabel('Search order, buyer or SKU').fill('quasthoff');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('PAGE-03');
+    expect(await pager.count()).toBe(0);
+    await page.context().close();
+  }, 90_000);
+});
