@@ -72,8 +72,8 @@ export function createApiKeyService(deps: {
     /**
      * One /api/v1 request: resolves `Authorization: Bearer ll_live_…` (anything else is 401),
      * refuses a key whose owner is no longer a beta tester or admin (403), and counts the request
-     * against the key's limit (429 past it). Two statements: the key with its owner's flags, and
-     * the counter's upsert; "last used" is written with the first request of each window.
+     * against the key's limit (429 past it). One statement: the key with its owner's flags and the
+     * counter's upsert (api-key-rate-limit.ts); "last used" is written with the first request of each window.
      */
     async authenticate(authorization: string | undefined): Promise<ApiKeyPrincipal> {
       if (!authorization) {
@@ -82,10 +82,12 @@ export function createApiKeyService(deps: {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
       const key = match?.[1];
       if (!key || !KEY_PATTERN.test(key)) throw invalidKey();
-      const row = await keys.findByHash(hashApiKey(key));
-      if (!row || row.revokedAt) throw invalidKey();
-      if (!row.ownerMayUseApi) throw new AppError('forbidden', NOT_IN_BETA_MESSAGE);
-      const counted = await rates.count(row.id);
+      // The key, its owner's flags and the request counted: one statement (the order API's hot path).
+      const found = await rates.findKeyAndCount(hashApiKey(key));
+      if (!found || found.revoked) throw invalidKey();
+      if (!found.ownerMayUseApi) throw new AppError('forbidden', NOT_IN_BETA_MESSAGE);
+      const row = { id: found.keyId, ownerId: found.ownerId };
+      const counted = found.counted ?? (await rates.count(row.id));
       if (counted.count > perMinute) {
         const left = counted.windowStart.getTime() + WINDOW_MS - now().getTime();
         throw new AppError('rate-limited', `This API key is limited to ${perMinute} requests per minute`, {
