@@ -1,0 +1,646 @@
+/**
+ * The print farm's day (issue 11): a discrete-event simulation in virtual time of 40 printers
+ * (mixed sizes, 6 materials, 12 colours) printing 2,000 order items whose sizes and print times are
+ * the real model set's slicer reference numbers (/work/shared/models/REFERENCE.tsv: PrusaSlicer's
+ * bounding box and estimated print time per model and scale), with 3 % failed prints reprinted
+ * through the print-job lifecycle. The same day runs twice: with the dispatch planner, and with a
+ * plain first-in-first-out dispatcher (the next free printer takes the first queued job that fits
+ * it, changing spools as needed). Then the planner's decision time with 10,000 queued jobs and 300
+ * printers.
+ *
+ *   npm run bench:farm [-- --seed 11] [-- --models /work/shared/models]
+ *
+ * What is measured: the pure planner (apps/server/src/modules/production/dispatch-planner.ts) in
+ * this process. No database is involved; the PostgreSQL-backed decision time comes when the
+ * dispatcher is wired to the database and the job queue. Seeded: the same seed gives the same day.
+ * The last line is one JSON object.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FILAMENT_TYPES, afterPrintFailure, assertPrintJobTransition, type PrintJobStatus } from '../packages/contracts/src/index.ts';
+import {
+  ANY_COLOUR,
+  DEFAULT_PLANNER_OPTIONS,
+  DispatchQueue,
+  fitsBed,
+  planDispatch,
+  type PlannerJob,
+  type PlannerOptions,
+  type PlannerPrinter,
+  type Spool,
+} from '../apps/server/src/modules/production/dispatch-planner.ts';
+
+const arg = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1]! : fallback;
+};
+const SEED = Number(arg('seed', '11'));
+const MODELS = arg('models', process.env.LAYERLINE_MODELS ?? '/work/shared/models');
+
+const ITEMS = 2_000;
+const FAIL_RATE = 0.03; // two thirds fail during the print, one third at QC
+const SPOOL_CHANGE_S = 10 * 60;
+const BED_CLEAR_S = 5 * 60;
+const QC_DELAY_S = 15 * 60;
+const ARRIVALS_OVER_S = 24 * 3600; // the day's orders arrive over 24 hours
+const STAGGER: Partial<PlannerOptions> = { maxStartsPerInterval: 4, staggerIntervalMs: 60_000 };
+const TARGETS = { utilisation: 0.9, colourChangeRatio: 0.5, dispatchP95Ms: 50 };
+const COLOURS = ['black', 'white', 'grey', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'silver', 'teal', 'pink'];
+const MATERIAL_WEIGHTS: Record<string, number> = { PLA: 50, PETG: 20, ABS: 9, ASA: 8, TPU: 8, Nylon: 5 };
+const log = (line: string) => console.log(line);
+
+/* ---------------------------------------------------------------- seeded randomness */
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+/** A number in [0, 1) fixed by a key, so both runs see the same failures for the same print attempt. */
+function keyedRandom(key: string): number {
+  let h = 2166136261 ^ SEED;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  return mulberry32(h)();
+}
+const pickWeighted = <T>(rand: () => number, items: readonly T[], weight: (t: T, i: number) => number): T => {
+  const total = items.reduce((s, t, i) => s + weight(t, i), 0);
+  let r = rand() * total;
+  for (let i = 0; i < items.length; i++) {
+    r -= weight(items[i]!, i);
+    if (r < 0) return items[i]!;
+  }
+  return items[items.length - 1]!;
+};
+
+/* ---------------------------------------------------------------- the real model set */
+
+interface ModelQuote {
+  name: string;
+  size: { x: number; y: number; z: number };
+  grams: number;
+  printSeconds: number;
+}
+
+function readQuotes(): ModelQuote[] {
+  const file = path.join(MODELS, 'REFERENCE.tsv');
+  const [header, ...rows] = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const col = (name: string) => header!.indexOf(name);
+  const quotes: ModelQuote[] = [];
+  for (const row of rows) {
+    const seconds = Number(row[col('prusa_time_s')]);
+    const grams = Number(row[col('prusa_filament_g')]);
+    const bbox = (row[col('bbox_mm')] ?? '').split('x').map(Number);
+    // A quote the slicer could not make, or a part under a minute (a sub-millimetre mesh at scale 1), is no order item.
+    if (!(seconds >= 60) || !(grams > 0) || bbox.length !== 3 || bbox.some((n) => !(n > 0))) continue;
+    quotes.push({ name: `${row[col('model')]} ×${row[col('scale')]}`, size: { x: bbox[0]!, y: bbox[1]!, z: bbox[2]! }, grams, printSeconds: seconds });
+  }
+  if (quotes.length < 10) throw new Error(`Too few usable quotes in ${file}`);
+  return quotes;
+}
+
+/* ---------------------------------------------------------------- the farm and the day */
+
+interface FarmPrinter extends PlannerPrinter {
+  readonly model: string;
+}
+
+function makeFarm(count: number, rand: () => number): FarmPrinter[] {
+  const kinds = [
+    { model: 'MK4', share: 16, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.4, materials: undefined },
+    { model: 'Mini', share: 10, bed: { x: 180, y: 180, z: 180 }, nozzleMm: 0.4, materials: ['PLA', 'PETG', 'TPU'] },
+    { model: 'X1', share: 8, bed: { x: 256, y: 256, z: 256 }, nozzleMm: 0.4, materials: undefined },
+    { model: 'Voron 350', share: 4, bed: { x: 350, y: 350, z: 340 }, nozzleMm: 0.4, materials: undefined },
+    { model: 'MK4 0.6', share: 2, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.6, materials: undefined },
+  ];
+  const totalShare = kinds.reduce((s, k) => s + k.share, 0);
+  const printers: FarmPrinter[] = [];
+  for (const kind of kinds) {
+    const n = Math.round((kind.share / totalShare) * count);
+    for (let i = 0; i < n && printers.length < count; i++) {
+      const allowed = kind.materials ?? FILAMENT_TYPES;
+      const material = pickWeighted(rand, allowed, (m) => MATERIAL_WEIGHTS[m]!);
+      printers.push({
+        id: `${kind.model.toLowerCase().replace(/\W+/g, '-')}-${String(i + 1).padStart(3, '0')}`,
+        model: kind.model,
+        bed: kind.bed,
+        nozzleMm: kind.nozzleMm,
+        materials: kind.materials,
+        loaded: { material, colour: COLOURS[Math.floor(rand() * COLOURS.length)]! },
+        online: true,
+        idle: true,
+        bedClear: true,
+        lastStartAt: null,
+      });
+    }
+  }
+  while (printers.length < count) printers.push({ ...printers[0]!, id: `extra-${printers.length}` });
+  return printers;
+}
+
+interface Item {
+  id: string;
+  quote: ModelQuote;
+  material: string;
+  colour: string;
+  nozzleMm: number;
+  printSeconds: number;
+  placedAtS: number;
+  dueAtS: number | null;
+  rush: boolean;
+  sellerPriority: number;
+}
+
+function makeDay(quotes: ModelQuote[], rand: () => number): Item[] {
+  const items: Item[] = [];
+  let order = 0;
+  while (items.length < ITEMS) {
+    order += 1;
+    const placedAtS = Math.floor(rand() * ARRIVALS_OVER_S);
+    const rush = rand() < 0.05;
+    const sellerPriority = rand() < 0.1 ? 1 : 0;
+    const dueAtS = rand() < 0.2 ? placedAtS + Math.floor((24 + rand() * 72) * 3600) : null;
+    const lines = 1 + Math.floor(rand() * 3);
+    for (let l = 0; l < lines && items.length < ITEMS; l++) {
+      const quote = quotes[Math.floor(rand() * quotes.length)]!;
+      const material = pickWeighted(rand, FILAMENT_TYPES, (m) => MATERIAL_WEIGHTS[m]!);
+      // Colours by popularity (Zipf-like); 15 % of parts are single-colour parts marked "any colour".
+      const colour = rand() < 0.15 ? ANY_COLOUR : pickWeighted(rand, COLOURS, (_c, i) => 1 / (i + 1));
+      const wide = rand() < 0.03; // a few parts sliced for a 0.6 mm nozzle: faster, coarser
+      items.push({
+        id: `o${order}-${l + 1}`,
+        quote,
+        material,
+        colour,
+        nozzleMm: wide ? 0.6 : 0.4,
+        printSeconds: Math.round(quote.printSeconds * (wide ? 0.7 : 1)),
+        placedAtS,
+        dueAtS,
+        rush,
+        sellerPriority,
+      });
+    }
+  }
+  return items;
+}
+
+/* ---------------------------------------------------------------- the simulation */
+
+interface SimJob {
+  job: PlannerJob;
+  item: Item;
+  attempt: number;
+  status: PrintJobStatus;
+}
+
+interface Dispatcher {
+  readonly name: string;
+  enqueue(job: SimJob): void;
+  /** Assignments at `now` (s) for the ready printers; `nextWakeS` when the stagger held something back. */
+  decide(printers: readonly FarmPrinter[], nowS: number): { assignments: { job: SimJob; printerId: string; spool: Spool | null }[]; nextWakeS: number | null };
+  waitingFor(printer: FarmPrinter): boolean;
+  readonly waiting: number;
+}
+
+const compatible = (job: PlannerJob, p: PlannerPrinter) =>
+  Math.abs(job.nozzleMm - p.nozzleMm) < 1e-6 && (!p.materials || p.materials.includes(job.material)) && fitsBed(job.size, p.bed);
+const serves = (spool: Spool | null, job: PlannerJob) =>
+  spool !== null && spool.material === job.material && (job.colour === ANY_COLOUR || job.colour === spool.colour);
+const isFree = (p: PlannerPrinter) => p.online && p.idle && p.bedClear;
+
+/** Per printer, how many waiting jobs it could ever print: for "utilisation while work is waiting". */
+class WaitingCounts {
+  private readonly counts = new Map<string, number>();
+  private readonly printers: readonly FarmPrinter[];
+  constructor(printers: readonly FarmPrinter[]) {
+    this.printers = printers;
+  }
+  add(job: PlannerJob, by: number) {
+    for (const p of this.printers) if (compatible(job, p)) this.counts.set(p.id, (this.counts.get(p.id) ?? 0) + by);
+  }
+  has(printer: PlannerPrinter) {
+    return (this.counts.get(printer.id) ?? 0) > 0;
+  }
+}
+
+class PlannerDispatcher implements Dispatcher {
+  readonly name = 'planner';
+  readonly queue = new DispatchQueue([], STAGGER);
+  private readonly byId = new Map<string, SimJob>();
+  private readonly counts: WaitingCounts;
+  readonly decisionMs: number[] = [];
+  constructor(printers: readonly FarmPrinter[]) {
+    this.counts = new WaitingCounts(printers);
+  }
+  get waiting() {
+    return this.queue.size;
+  }
+  enqueue(job: SimJob) {
+    this.queue.add(job.job);
+    this.byId.set(job.job.id, job);
+    this.counts.add(job.job, 1);
+  }
+  waitingFor(p: FarmPrinter) {
+    return this.counts.has(p);
+  }
+  decide(printers: readonly FarmPrinter[], nowS: number) {
+    const t0 = performance.now();
+    const decision = planDispatch(printers, this.queue, nowS * 1000);
+    this.decisionMs.push(performance.now() - t0);
+    const assignments = decision.assignments.map((a) => {
+      const job = this.byId.get(a.jobId)!;
+      this.queue.remove(a.jobId);
+      this.byId.delete(a.jobId);
+      this.counts.add(job.job, -1);
+      return { job, printerId: a.printerId, spool: a.spoolChange };
+    });
+    return { assignments, nextWakeS: decision.nextStartAt === null ? null : decision.nextStartAt / 1000 };
+  }
+}
+
+/** Plain FIFO: the next free printer takes the first queued job that fits it, changing spools as needed. */
+class FifoDispatcher implements Dispatcher {
+  readonly name = 'fifo';
+  private queue: SimJob[] = [];
+  private readonly counts: WaitingCounts;
+  private readonly freeSince = new Map<string, number>();
+  constructor(printers: readonly FarmPrinter[]) {
+    this.counts = new WaitingCounts(printers);
+  }
+  get waiting() {
+    return this.queue.length;
+  }
+  enqueue(job: SimJob) {
+    this.queue.push(job);
+    this.counts.add(job.job, 1);
+  }
+  waitingFor(p: FarmPrinter) {
+    return this.counts.has(p);
+  }
+  decide(printers: readonly FarmPrinter[], nowS: number) {
+    const windowStart = nowS * 1000 - STAGGER.staggerIntervalMs!;
+    let budget = STAGGER.maxStartsPerInterval! - printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > windowStart).length;
+    const free = printers.filter(isFree);
+    for (const p of free) if (!this.freeSince.has(p.id)) this.freeSince.set(p.id, nowS);
+    free.sort((a, b) => this.freeSince.get(a.id)! - this.freeSince.get(b.id)! || (a.id < b.id ? -1 : 1));
+    const assignments: { job: SimJob; printerId: string; spool: Spool | null }[] = [];
+    let heldBack = false;
+    for (const p of free) {
+      const at = this.queue.findIndex((j) => compatible(j.job, p));
+      if (at < 0) continue;
+      if (budget <= 0) {
+        heldBack = true;
+        break;
+      }
+      const [job] = this.queue.splice(at, 1);
+      this.counts.add(job!.job, -1);
+      this.freeSince.delete(p.id);
+      const spool = serves(p.loaded, job!.job) ? null : { material: job!.job.material, colour: job!.job.colour === ANY_COLOUR ? (p.loaded?.colour ?? 'black') : job!.job.colour };
+      assignments.push({ job: job!, printerId: p.id, spool });
+      budget -= 1;
+    }
+    let nextWakeS: number | null = null;
+    if (heldBack) {
+      const starts = printers
+        .map((p) => p.lastStartAt)
+        .filter((t): t is number => t !== null && t > windowStart)
+        .sort((a, b) => a - b);
+      nextWakeS = ((starts[starts.length - STAGGER.maxStartsPerInterval!] ?? nowS * 1000) + STAGGER.staggerIntervalMs!) / 1000;
+    }
+    return { assignments, nextWakeS };
+  }
+}
+
+type Phase = 'idle' | 'changing' | 'printing' | 'clearing';
+interface Event {
+  t: number;
+  seq: number;
+  kind: 'arrive' | 'print-start' | 'print-end' | 'bed-clear' | 'qc' | 'wake';
+  printerId?: string;
+  job?: SimJob;
+  items?: Item[];
+}
+
+class EventQueue {
+  private readonly heap: Event[] = [];
+  private seq = 0;
+  get size() {
+    return this.heap.length;
+  }
+  push(e: Omit<Event, 'seq'>) {
+    const h = this.heap;
+    h.push({ ...e, seq: this.seq++ });
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i]!, h[p]!)) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+  peek() {
+    return this.heap[0];
+  }
+  pop(): Event {
+    const h = this.heap;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+  private less(a: Event, b: Event) {
+    return a.t < b.t || (a.t === b.t && a.seq < b.seq);
+  }
+}
+
+interface DayResult {
+  dispatcher: string;
+  jobs: number;
+  reprints: number;
+  heldOrders: number;
+  makespanHours: number;
+  utilisation: number;
+  colourChanges: number;
+  decisions: number;
+}
+
+function simulate(items: readonly Item[], initialFarm: readonly FarmPrinter[], make: (farm: readonly FarmPrinter[]) => Dispatcher): DayResult & { dispatcherRef: Dispatcher } {
+  const farm = new Map<string, FarmPrinter>(initialFarm.map((p) => [p.id, { ...p }]));
+  const phase = new Map<string, Phase>(initialFarm.map((p) => [p.id, 'idle']));
+  const dispatcher = make(initialFarm);
+  const events = new EventQueue();
+  const byArrival = new Map<number, Item[]>();
+  for (const item of items) byArrival.set(item.placedAtS, [...(byArrival.get(item.placedAtS) ?? []), item]);
+  for (const [t, arriving] of byArrival) events.push({ t, kind: 'arrive', items: arriving });
+
+  const move = (job: SimJob, to: PrintJobStatus) => {
+    assertPrintJobTransition(job.status, to);
+    job.status = to;
+  };
+  let jobSeq = 0;
+  const newJob = (item: Item, attempt: number): SimJob => ({
+    item,
+    attempt,
+    status: 'queued',
+    job: {
+      id: `${item.id}#${attempt}`,
+      size: item.quote.size,
+      material: item.material,
+      colour: item.colour,
+      nozzleMm: item.nozzleMm,
+      printSeconds: item.printSeconds,
+      orderPlacedAt: item.placedAtS * 1000,
+      dueAt: item.dueAtS === null ? null : item.dueAtS * 1000,
+      sellerPriority: item.sellerPriority,
+      rush: item.rush,
+      pinnedPrinterId: null,
+      seq: jobSeq++,
+    },
+  });
+
+  let jobs = 0;
+  let reprints = 0;
+  let heldOrders = 0;
+  let colourChanges = 0;
+  let decisions = 0;
+  let lastDone = 0;
+  let printingS = 0;
+  let availableS = 0;
+  let now = 0;
+  let wakeAt: number | null = null;
+  const update = (id: string, patch: Partial<FarmPrinter>) => farm.set(id, { ...farm.get(id)!, ...patch });
+
+  while (events.size > 0) {
+    const t = events.peek()!.t;
+    // Account the time since the last event: printing, overheads, and idle time while work waits for the printer.
+    const dt = t - now;
+    if (dt > 0) {
+      for (const p of farm.values()) {
+        const ph = phase.get(p.id)!;
+        if (ph === 'printing') {
+          printingS += dt;
+          availableS += dt;
+        } else if (ph !== 'idle' || dispatcher.waitingFor(p)) availableS += dt;
+      }
+    }
+    now = t;
+    while (events.size > 0 && events.peek()!.t === now) {
+      const e = events.pop();
+      if (e.kind === 'arrive') {
+        for (const item of e.items!) {
+          dispatcher.enqueue(newJob(item, 1));
+          jobs += 1;
+        }
+      } else if (e.kind === 'print-start') {
+        phase.set(e.printerId!, 'printing');
+        move(e.job!, 'printing');
+      } else if (e.kind === 'print-end') {
+        phase.set(e.printerId!, 'clearing');
+        update(e.printerId!, { idle: true, bedClear: false });
+        events.push({ t: now + BED_CLEAR_S, kind: 'bed-clear', printerId: e.printerId });
+        const failedNow = keyedRandom(`fail:${e.job!.job.id}`) < (FAIL_RATE * 2) / 3;
+        if (failedNow) {
+          move(e.job!, 'failed');
+          events.push({ t: now, kind: 'qc', job: e.job });
+        } else {
+          move(e.job!, 'printed');
+          events.push({ t: now + QC_DELAY_S, kind: 'qc', job: e.job });
+        }
+      } else if (e.kind === 'bed-clear') {
+        phase.set(e.printerId!, 'idle');
+        update(e.printerId!, { bedClear: true });
+      } else if (e.kind === 'qc') {
+        const job = e.job!;
+        if (job.status === 'printed') move(job, keyedRandom(`qc:${job.job.id}`) < FAIL_RATE / 3 / (1 - (FAIL_RATE * 2) / 3) ? 'qc_failed' : 'qc_passed');
+        if (job.status === 'qc_passed') lastDone = Math.max(lastDone, now);
+        else {
+          const next = afterPrintFailure({ id: job.job.id, status: job.status, attempt: job.attempt, partName: job.item.quote.name, failureReason: 'simulated failure' });
+          if (next.kind === 'reprint') {
+            dispatcher.enqueue(newJob(job.item, next.attempt));
+            jobs += 1;
+            reprints += 1;
+          } else {
+            heldOrders += 1;
+            lastDone = Math.max(lastDone, now);
+          }
+        }
+      } else if (e.kind === 'wake') {
+        if (wakeAt === now) wakeAt = null;
+      }
+    }
+    // Dispatch whenever something changed.
+    if ([...farm.values()].some(isFree) && dispatcher.waiting > 0) {
+      decisions += 1;
+      const { assignments, nextWakeS } = dispatcher.decide([...farm.values()], now);
+      for (const a of assignments) {
+        const p = farm.get(a.printerId)!;
+        move(a.job, 'assigned');
+        move(a.job, 'uploading');
+        let startAt = now;
+        if (a.spool) {
+          if (p.loaded === null || p.loaded.material !== a.spool.material || p.loaded.colour !== a.spool.colour) colourChanges += 1;
+          startAt += SPOOL_CHANGE_S;
+          phase.set(p.id, 'changing');
+        } else phase.set(p.id, 'printing');
+        update(p.id, { idle: false, bedClear: false, lastStartAt: now * 1000, loaded: a.spool ?? p.loaded });
+        if (startAt === now) move(a.job, 'printing');
+        else events.push({ t: startAt, kind: 'print-start', printerId: p.id, job: a.job });
+        const failsAt = keyedRandom(`fail:${a.job.job.id}`) < (FAIL_RATE * 2) / 3 ? 0.1 + 0.8 * keyedRandom(`at:${a.job.job.id}`) : 1;
+        events.push({ t: startAt + Math.round(a.job.job.printSeconds * failsAt), kind: 'print-end', printerId: p.id, job: a.job });
+      }
+      if (nextWakeS !== null && (wakeAt === null || nextWakeS < wakeAt) && nextWakeS > now) {
+        wakeAt = nextWakeS;
+        events.push({ t: nextWakeS, kind: 'wake' });
+      }
+    }
+  }
+  if (dispatcher.waiting > 0) throw new Error(`${dispatcher.name}: ${dispatcher.waiting} jobs never printed`);
+  return {
+    dispatcher: dispatcher.name,
+    dispatcherRef: dispatcher,
+    jobs,
+    reprints,
+    heldOrders,
+    makespanHours: lastDone / 3600,
+    utilisation: printingS / availableS,
+    colourChanges,
+    decisions,
+  };
+}
+
+/* ---------------------------------------------------------------- decision time at 10,000 × 300 */
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function measureDecisions(quotes: ModelQuote[], rand: () => number) {
+  const printers = makeFarm(300, rand);
+  const items = () => makeDay(quotes, rand);
+  let pool = items();
+  let n = 0;
+  const nextJob = (): PlannerJob => {
+    if (pool.length === 0) pool = items();
+    const item = pool.pop()!;
+    return {
+      id: `m${n++}`,
+      size: item.quote.size,
+      material: item.material,
+      colour: item.colour,
+      nozzleMm: item.nozzleMm,
+      printSeconds: item.printSeconds,
+      orderPlacedAt: item.placedAtS * 1000,
+      dueAt: item.dueAtS === null ? null : item.dueAtS * 1000,
+      sellerPriority: item.sellerPriority,
+      rush: item.rush,
+      pinnedPrinterId: rand() < 0.01 ? printers[Math.floor(rand() * printers.length)]!.id : null,
+    };
+  };
+  const buildStarted = performance.now();
+  // No stagger cap here: every ready printer gets a job, the heaviest decision.
+  const queue = new DispatchQueue(
+    Array.from({ length: 10_000 }, nextJob),
+    { ...DEFAULT_PLANNER_OPTIONS, maxStartsPerInterval: 300 },
+  );
+  const buildMs = performance.now() - buildStarted;
+  const times: number[] = [];
+  const assigned: number[] = [];
+  const WARMUP = 50;
+  const DECISIONS = 550;
+  let nowMs = 30 * 3600_000;
+  for (let d = 0; d < DECISIONS; d++) {
+    nowMs += 60_000;
+    // 5-20 % of the printers are ready at each decision; the rest are printing.
+    const share = 0.05 + rand() * 0.15;
+    const state = printers.map((p) => {
+      const ready = rand() < share;
+      const loaded = rand() < 0.7 ? p.loaded : { material: p.materials?.[0] ?? 'PLA', colour: COLOURS[Math.floor(rand() * COLOURS.length)]! };
+      return { ...p, loaded, idle: ready, bedClear: ready, lastStartAt: ready ? nowMs - 3600_000 : nowMs - 30_000 - Math.floor(rand() * 3600_000) };
+    });
+    const t0 = performance.now();
+    const decision = planDispatch(state, queue, nowMs);
+    const ms = performance.now() - t0;
+    if (d >= WARMUP) {
+      times.push(ms);
+      assigned.push(decision.assignments.length);
+    }
+    // Keep the queue at 10,000: the assigned jobs leave, as many new ones arrive.
+    for (const a of decision.assignments) queue.remove(a.jobId);
+    for (let i = 0; i < decision.assignments.length; i++) queue.add(nextJob());
+  }
+  if (queue.size !== 10_000) throw new Error(`queue drifted to ${queue.size}`);
+  return { buildMs, times, meanAssigned: assigned.reduce((s, a) => s + a, 0) / assigned.length, decisions: DECISIONS - WARMUP, warmup: WARMUP };
+}
+
+/* ---------------------------------------------------------------- run */
+
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+const quotes = readQuotes();
+const rand = mulberry32(SEED);
+const farm = makeFarm(40, rand);
+const items = makeDay(quotes, rand);
+const totalPrintH = items.reduce((s, i) => s + i.printSeconds, 0) / 3600;
+log(`farm day, seed ${SEED}: ${farm.length} printers (${[...new Set(farm.map((p) => p.model))].map((m) => `${farm.filter((p) => p.model === m).length} ${m}`).join(', ')}), ${FILAMENT_TYPES.length} materials, ${COLOURS.length} colours`);
+log(`  ${items.length} order items from ${quotes.length} slicer quotes of ${MODELS}/REFERENCE.tsv (PrusaSlicer bounding box and print time), ${fmt(totalPrintH, 0)} printer-hours of printing, arriving over ${ARRIVALS_OVER_S / 3600} h`);
+log(`  ${FAIL_RATE * 100} % failed prints (2/3 during the print, 1/3 at QC), reprinted up to the lifecycle's limit; spool change ${SPOOL_CHANGE_S / 60} min (counted as a colour change), bed clearing ${BED_CLEAR_S / 60} min, QC ${QC_DELAY_S / 60} min; at most ${STAGGER.maxStartsPerInterval} starts per ${STAGGER.staggerIntervalMs! / 1000} s, both runs`);
+
+const wallStarted = performance.now();
+const planned = simulate(items, farm, (f) => new PlannerDispatcher(f));
+const fifo = simulate(items, farm, (f) => new FifoDispatcher(f));
+const simMs = performance.now() - wallStarted;
+for (const r of [planned, fifo]) {
+  log(
+    `  ${r.dispatcher.padEnd(8)} makespan ${fmt(r.makespanHours, 1)} h, utilisation ${fmt(r.utilisation, 3)}, colour changes ${r.colourChanges}, ` +
+      `${r.jobs} jobs (${r.reprints} reprints, ${r.heldOrders} held), ${r.decisions} decisions`,
+  );
+}
+const inSim = (planned.dispatcherRef as PlannerDispatcher).decisionMs;
+log(`  both days simulated in ${fmt(simMs / 1000, 1)} s of wall time; planner decisions during the day (queue ≤ ${items.length}): p95 ${fmt(percentile(inSim, 95), 3)} ms, max ${fmt(Math.max(...inSim), 3)} ms`);
+
+const m = measureDecisions(quotes, rand);
+const p95 = percentile(m.times, 95);
+log(
+  `decision time, pure planner in-process (no database): 10,000 queued jobs, 300 printers, ${m.decisions} decisions after ${m.warmup} warm-up, ` +
+    `${fmt(m.meanAssigned, 1)} assignments each on average; index built in ${fmt(m.buildMs, 1)} ms`,
+);
+log(`  p50 ${fmt(percentile(m.times, 50), 3)} ms, p95 ${fmt(p95, 3)} ms, max ${fmt(Math.max(...m.times), 3)} ms`);
+log('  not measured here: the PostgreSQL-backed decision (reading the queue and printers, compare-and-set writes); that figure comes when the dispatcher is wired to the database');
+
+const ratio = planned.colourChanges / Math.max(1, fifo.colourChanges);
+log('targets:');
+log(`  utilisation of printer-hours while work waits ≥ ${TARGETS.utilisation}: ${fmt(planned.utilisation, 3)} ${verdict(planned.utilisation >= TARGETS.utilisation)}`);
+log(`  colour changes ≤ ${TARGETS.colourChangeRatio} × FIFO: ${planned.colourChanges} vs ${fifo.colourChanges} (${fmt(ratio, 3)}×) ${verdict(ratio <= TARGETS.colourChangeRatio)}`);
+log(`  makespan ≤ FIFO: ${fmt(planned.makespanHours, 2)} h vs ${fmt(fifo.makespanHours, 2)} h ${verdict(planned.makespanHours <= fifo.makespanHours)}`);
+log(`  dispatch decision p95 ≤ ${TARGETS.dispatchP95Ms} ms with 10,000 queued (pure planner, no database): ${fmt(p95, 3)} ms ${verdict(p95 <= TARGETS.dispatchP95Ms)}`);
+log(
+  JSON.stringify({
+    printers: farm.length,
+    jobs: planned.jobs,
+    makespanHours: Number(fmt(planned.makespanHours, 2)),
+    utilisation: Number(fmt(planned.utilisation, 3)),
+    colourChanges: planned.colourChanges,
+    fifoColourChanges: fifo.colourChanges,
+    fifoMakespanHours: Number(fmt(fifo.makespanHours, 2)),
+    dispatchP95Ms: Number(fmt(p95, 3)),
+  }),
+);
