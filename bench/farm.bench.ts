@@ -17,7 +17,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FILAMENT_TYPES, afterPrintFailure, assertPrintJobTransition, type PrintJobStatus } from '../packages/contracts/src/index.ts';
+import {
+  FILAMENT_TYPES,
+  afterPrintFailure,
+  assertPrintJobTransition,
+  type PrintJobStatus,
+} from '../packages/contracts/src/index.ts';
 import {
   ANY_COLOUR,
   DEFAULT_PLANNER_OPTIONS,
@@ -45,7 +50,20 @@ const QC_DELAY_S = 15 * 60;
 const ARRIVALS_OVER_S = 24 * 3600; // the day's orders arrive over 24 hours
 const STAGGER: Partial<PlannerOptions> = { maxStartsPerInterval: 4, staggerIntervalMs: 60_000 };
 const TARGETS = { utilisation: 0.9, colourChangeRatio: 0.5, dispatchP95Ms: 50 };
-const COLOURS = ['black', 'white', 'grey', 'red', 'blue', 'green', 'yellow', 'orange', 'purple', 'silver', 'teal', 'pink'];
+const COLOURS = [
+  'black',
+  'white',
+  'grey',
+  'red',
+  'blue',
+  'green',
+  'yellow',
+  'orange',
+  'purple',
+  'silver',
+  'teal',
+  'pink',
+];
 const MATERIAL_WEIGHTS: Record<string, number> = { PLA: 50, PETG: 20, ABS: 9, ASA: 8, TPU: 8, Nylon: 5 };
 const log = (line: string) => console.log(line);
 
@@ -88,7 +106,11 @@ interface ModelQuote {
 
 function readQuotes(): ModelQuote[] {
   const file = path.join(MODELS, 'REFERENCE.tsv');
-  const [header, ...rows] = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const col = (name: string) => header!.indexOf(name);
   const quotes: ModelQuote[] = [];
   for (const row of rows) {
@@ -97,7 +119,12 @@ function readQuotes(): ModelQuote[] {
     const bbox = (row[col('bbox_mm')] ?? '').split('x').map(Number);
     // A quote the slicer could not make, or a part under a minute (a sub-millimetre mesh at scale 1), is no order item.
     if (!(seconds >= 60) || !(grams > 0) || bbox.length !== 3 || bbox.some((n) => !(n > 0))) continue;
-    quotes.push({ name: `${row[col('model')]} ×${row[col('scale')]}`, size: { x: bbox[0]!, y: bbox[1]!, z: bbox[2]! }, grams, printSeconds: seconds });
+    quotes.push({
+      name: `${row[col('model')]} ×${row[col('scale')]}`,
+      size: { x: bbox[0]!, y: bbox[1]!, z: bbox[2]! },
+      grams,
+      printSeconds: seconds,
+    });
   }
   if (quotes.length < 10) throw new Error(`Too few usable quotes in ${file}`);
   return quotes;
@@ -112,7 +139,13 @@ interface FarmPrinter extends PlannerPrinter {
 function makeFarm(count: number, rand: () => number): FarmPrinter[] {
   const kinds = [
     { model: 'MK4', share: 16, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.4, materials: undefined },
-    { model: 'Mini', share: 10, bed: { x: 180, y: 180, z: 180 }, nozzleMm: 0.4, materials: ['PLA', 'PETG', 'TPU'] },
+    {
+      model: 'Mini',
+      share: 10,
+      bed: { x: 180, y: 180, z: 180 },
+      nozzleMm: 0.4,
+      materials: ['PLA', 'PETG', 'TPU'],
+    },
     { model: 'X1', share: 8, bed: { x: 256, y: 256, z: 256 }, nozzleMm: 0.4, materials: undefined },
     { model: 'Voron 350', share: 4, bed: { x: 350, y: 350, z: 340 }, nozzleMm: 0.4, materials: undefined },
     { model: 'MK4 0.6', share: 2, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.6, materials: undefined },
@@ -201,15 +234,22 @@ interface Dispatcher {
   readonly name: string;
   enqueue(job: SimJob): void;
   /** Assignments at `now` (s) for the ready printers; `nextWakeS` when the stagger held something back. */
-  decide(printers: readonly FarmPrinter[], nowS: number): { assignments: { job: SimJob; printerId: string; spool: Spool | null }[]; nextWakeS: number | null };
+  decide(
+    printers: readonly FarmPrinter[],
+    nowS: number,
+  ): { assignments: { job: SimJob; printerId: string; spool: Spool | null }[]; nextWakeS: number | null };
   waitingFor(printer: FarmPrinter): boolean;
   readonly waiting: number;
 }
 
 const compatible = (job: PlannerJob, p: PlannerPrinter) =>
-  Math.abs(job.nozzleMm - p.nozzleMm) < 1e-6 && (!p.materials || p.materials.includes(job.material)) && fitsBed(job.size, p.bed);
+  Math.abs(job.nozzleMm - p.nozzleMm) < 1e-6 &&
+  (!p.materials || p.materials.includes(job.material)) &&
+  fitsBed(job.size, p.bed);
 const serves = (spool: Spool | null, job: PlannerJob) =>
-  spool !== null && spool.material === job.material && (job.colour === ANY_COLOUR || job.colour === spool.colour);
+  spool !== null &&
+  spool.material === job.material &&
+  (job.colour === ANY_COLOUR || job.colour === spool.colour);
 const isFree = (p: PlannerPrinter) => p.online && p.idle && p.bedClear;
 
 /** Per printer, how many waiting jobs it could ever print: for "utilisation while work is waiting". */
@@ -220,7 +260,8 @@ class WaitingCounts {
     this.printers = printers;
   }
   add(job: PlannerJob, by: number) {
-    for (const p of this.printers) if (compatible(job, p)) this.counts.set(p.id, (this.counts.get(p.id) ?? 0) + by);
+    for (const p of this.printers)
+      if (compatible(job, p)) this.counts.set(p.id, (this.counts.get(p.id) ?? 0) + by);
   }
   has(printer: PlannerPrinter) {
     return (this.counts.get(printer.id) ?? 0) > 0;
@@ -283,7 +324,9 @@ class FifoDispatcher implements Dispatcher {
   }
   decide(printers: readonly FarmPrinter[], nowS: number) {
     const windowStart = nowS * 1000 - STAGGER.staggerIntervalMs!;
-    let budget = STAGGER.maxStartsPerInterval! - printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > windowStart).length;
+    let budget =
+      STAGGER.maxStartsPerInterval! -
+      printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > windowStart).length;
     const free = printers.filter(isFree);
     for (const p of free) if (!this.freeSince.has(p.id)) this.freeSince.set(p.id, nowS);
     free.sort((a, b) => this.freeSince.get(a.id)! - this.freeSince.get(b.id)! || (a.id < b.id ? -1 : 1));
@@ -299,7 +342,12 @@ class FifoDispatcher implements Dispatcher {
       const [job] = this.queue.splice(at, 1);
       this.counts.add(job!.job, -1);
       this.freeSince.delete(p.id);
-      const spool = serves(p.loaded, job!.job) ? null : { material: job!.job.material, colour: job!.job.colour === ANY_COLOUR ? (p.loaded?.colour ?? 'black') : job!.job.colour };
+      const spool = serves(p.loaded, job!.job)
+        ? null
+        : {
+            material: job!.job.material,
+            colour: job!.job.colour === ANY_COLOUR ? (p.loaded?.colour ?? 'black') : job!.job.colour,
+          };
       assignments.push({ job: job!, printerId: p.id, spool });
       budget -= 1;
     }
@@ -309,7 +357,10 @@ class FifoDispatcher implements Dispatcher {
         .map((p) => p.lastStartAt)
         .filter((t): t is number => t !== null && t > windowStart)
         .sort((a, b) => a - b);
-      nextWakeS = ((starts[starts.length - STAGGER.maxStartsPerInterval!] ?? nowS * 1000) + STAGGER.staggerIntervalMs!) / 1000;
+      nextWakeS =
+        ((starts[starts.length - STAGGER.maxStartsPerInterval!] ?? nowS * 1000) +
+          STAGGER.staggerIntervalMs!) /
+        1000;
     }
     return { assignments, nextWakeS };
   }
@@ -381,7 +432,11 @@ interface DayResult {
   decisions: number;
 }
 
-function simulate(items: readonly Item[], initialFarm: readonly FarmPrinter[], make: (farm: readonly FarmPrinter[]) => Dispatcher): DayResult & { dispatcherRef: Dispatcher } {
+function simulate(
+  items: readonly Item[],
+  initialFarm: readonly FarmPrinter[],
+  make: (farm: readonly FarmPrinter[]) => Dispatcher,
+): DayResult & { dispatcherRef: Dispatcher } {
   const farm = new Map<string, FarmPrinter>(initialFarm.map((p) => [p.id, { ...p }]));
   const phase = new Map<string, Phase>(initialFarm.map((p) => [p.id, 'idle']));
   const dispatcher = make(initialFarm);
@@ -468,10 +523,22 @@ function simulate(items: readonly Item[], initialFarm: readonly FarmPrinter[], m
         update(e.printerId!, { bedClear: true });
       } else if (e.kind === 'qc') {
         const job = e.job!;
-        if (job.status === 'printed') move(job, keyedRandom(`qc:${job.job.id}`) < FAIL_RATE / 3 / (1 - (FAIL_RATE * 2) / 3) ? 'qc_failed' : 'qc_passed');
+        if (job.status === 'printed')
+          move(
+            job,
+            keyedRandom(`qc:${job.job.id}`) < FAIL_RATE / 3 / (1 - (FAIL_RATE * 2) / 3)
+              ? 'qc_failed'
+              : 'qc_passed',
+          );
         if (job.status === 'qc_passed') lastDone = Math.max(lastDone, now);
         else {
-          const next = afterPrintFailure({ id: job.job.id, status: job.status, attempt: job.attempt, partName: job.item.quote.name, failureReason: 'simulated failure' });
+          const next = afterPrintFailure({
+            id: job.job.id,
+            status: job.status,
+            attempt: job.attempt,
+            partName: job.item.quote.name,
+            failureReason: 'simulated failure',
+          });
           if (next.kind === 'reprint') {
             dispatcher.enqueue(newJob(job.item, next.attempt));
             jobs += 1;
@@ -495,15 +562,28 @@ function simulate(items: readonly Item[], initialFarm: readonly FarmPrinter[], m
         move(a.job, 'uploading');
         let startAt = now;
         if (a.spool) {
-          if (p.loaded === null || p.loaded.material !== a.spool.material || p.loaded.colour !== a.spool.colour) colourChanges += 1;
+          if (
+            p.loaded === null ||
+            p.loaded.material !== a.spool.material ||
+            p.loaded.colour !== a.spool.colour
+          )
+            colourChanges += 1;
           startAt += SPOOL_CHANGE_S;
           phase.set(p.id, 'changing');
         } else phase.set(p.id, 'printing');
         update(p.id, { idle: false, bedClear: false, lastStartAt: now * 1000, loaded: a.spool ?? p.loaded });
         if (startAt === now) move(a.job, 'printing');
         else events.push({ t: startAt, kind: 'print-start', printerId: p.id, job: a.job });
-        const failsAt = keyedRandom(`fail:${a.job.job.id}`) < (FAIL_RATE * 2) / 3 ? 0.1 + 0.8 * keyedRandom(`at:${a.job.job.id}`) : 1;
-        events.push({ t: startAt + Math.round(a.job.job.printSeconds * failsAt), kind: 'print-end', printerId: p.id, job: a.job });
+        const failsAt =
+          keyedRandom(`fail:${a.job.job.id}`) < (FAIL_RATE * 2) / 3
+            ? 0.1 + 0.8 * keyedRandom(`at:${a.job.job.id}`)
+            : 1;
+        events.push({
+          t: startAt + Math.round(a.job.job.printSeconds * failsAt),
+          kind: 'print-end',
+          printerId: p.id,
+          job: a.job,
+        });
       }
       if (nextWakeS !== null && (wakeAt === null || nextWakeS < wakeAt) && nextWakeS > now) {
         wakeAt = nextWakeS;
@@ -556,10 +636,10 @@ function measureDecisions(quotes: ModelQuote[], rand: () => number) {
   };
   const buildStarted = performance.now();
   // No stagger cap here: every ready printer gets a job, the heaviest decision.
-  const queue = new DispatchQueue(
-    Array.from({ length: 10_000 }, nextJob),
-    { ...DEFAULT_PLANNER_OPTIONS, maxStartsPerInterval: 300 },
-  );
+  const queue = new DispatchQueue(Array.from({ length: 10_000 }, nextJob), {
+    ...DEFAULT_PLANNER_OPTIONS,
+    maxStartsPerInterval: 300,
+  });
   const buildMs = performance.now() - buildStarted;
   const times: number[] = [];
   const assigned: number[] = [];
@@ -572,8 +652,17 @@ function measureDecisions(quotes: ModelQuote[], rand: () => number) {
     const share = 0.05 + rand() * 0.15;
     const state = printers.map((p) => {
       const ready = rand() < share;
-      const loaded = rand() < 0.7 ? p.loaded : { material: p.materials?.[0] ?? 'PLA', colour: COLOURS[Math.floor(rand() * COLOURS.length)]! };
-      return { ...p, loaded, idle: ready, bedClear: ready, lastStartAt: ready ? nowMs - 3600_000 : nowMs - 30_000 - Math.floor(rand() * 3600_000) };
+      const loaded =
+        rand() < 0.7
+          ? p.loaded
+          : { material: p.materials?.[0] ?? 'PLA', colour: COLOURS[Math.floor(rand() * COLOURS.length)]! };
+      return {
+        ...p,
+        loaded,
+        idle: ready,
+        bedClear: ready,
+        lastStartAt: ready ? nowMs - 3600_000 : nowMs - 30_000 - Math.floor(rand() * 3600_000),
+      };
     });
     const t0 = performance.now();
     const decision = planDispatch(state, queue, nowMs);
@@ -587,7 +676,13 @@ function measureDecisions(quotes: ModelQuote[], rand: () => number) {
     for (let i = 0; i < decision.assignments.length; i++) queue.add(nextJob());
   }
   if (queue.size !== 10_000) throw new Error(`queue drifted to ${queue.size}`);
-  return { buildMs, times, meanAssigned: assigned.reduce((s, a) => s + a, 0) / assigned.length, decisions: DECISIONS - WARMUP, warmup: WARMUP };
+  return {
+    buildMs,
+    times,
+    meanAssigned: assigned.reduce((s, a) => s + a, 0) / assigned.length,
+    decisions: DECISIONS - WARMUP,
+    warmup: WARMUP,
+  };
 }
 
 /* ---------------------------------------------------------------- run */
@@ -600,9 +695,15 @@ const rand = mulberry32(SEED);
 const farm = makeFarm(40, rand);
 const items = makeDay(quotes, rand);
 const totalPrintH = items.reduce((s, i) => s + i.printSeconds, 0) / 3600;
-log(`farm day, seed ${SEED}: ${farm.length} printers (${[...new Set(farm.map((p) => p.model))].map((m) => `${farm.filter((p) => p.model === m).length} ${m}`).join(', ')}), ${FILAMENT_TYPES.length} materials, ${COLOURS.length} colours`);
-log(`  ${items.length} order items from ${quotes.length} slicer quotes of ${MODELS}/REFERENCE.tsv (PrusaSlicer bounding box and print time), ${fmt(totalPrintH, 0)} printer-hours of printing, arriving over ${ARRIVALS_OVER_S / 3600} h`);
-log(`  ${FAIL_RATE * 100} % failed prints (2/3 during the print, 1/3 at QC), reprinted up to the lifecycle's limit; spool change ${SPOOL_CHANGE_S / 60} min (counted as a colour change), bed clearing ${BED_CLEAR_S / 60} min, QC ${QC_DELAY_S / 60} min; at most ${STAGGER.maxStartsPerInterval} starts per ${STAGGER.staggerIntervalMs! / 1000} s, both runs`);
+log(
+  `farm day, seed ${SEED}: ${farm.length} printers (${[...new Set(farm.map((p) => p.model))].map((m) => `${farm.filter((p) => p.model === m).length} ${m}`).join(', ')}), ${FILAMENT_TYPES.length} materials, ${COLOURS.length} colours`,
+);
+log(
+  `  ${items.length} order items from ${quotes.length} slicer quotes of ${MODELS}/REFERENCE.tsv (PrusaSlicer bounding box and print time), ${fmt(totalPrintH, 0)} printer-hours of printing, arriving over ${ARRIVALS_OVER_S / 3600} h`,
+);
+log(
+  `  ${FAIL_RATE * 100} % failed prints (2/3 during the print, 1/3 at QC), reprinted up to the lifecycle's limit; spool change ${SPOOL_CHANGE_S / 60} min (counted as a colour change), bed clearing ${BED_CLEAR_S / 60} min, QC ${QC_DELAY_S / 60} min; at most ${STAGGER.maxStartsPerInterval} starts per ${STAGGER.staggerIntervalMs! / 1000} s, both runs`,
+);
 
 const wallStarted = performance.now();
 const planned = simulate(items, farm, (f) => new PlannerDispatcher(f));
@@ -615,7 +716,9 @@ for (const r of [planned, fifo]) {
   );
 }
 const inSim = (planned.dispatcherRef as PlannerDispatcher).decisionMs;
-log(`  both days simulated in ${fmt(simMs / 1000, 1)} s of wall time; planner decisions during the day (queue ≤ ${items.length}): p95 ${fmt(percentile(inSim, 95), 3)} ms, max ${fmt(Math.max(...inSim), 3)} ms`);
+log(
+  `  both days simulated in ${fmt(simMs / 1000, 1)} s of wall time; planner decisions during the day (queue ≤ ${items.length}): p95 ${fmt(percentile(inSim, 95), 3)} ms, max ${fmt(Math.max(...inSim), 3)} ms`,
+);
 
 const m = measureDecisions(quotes, rand);
 const p95 = percentile(m.times, 95);
@@ -623,15 +726,27 @@ log(
   `decision time, pure planner in-process (no database): 10,000 queued jobs, 300 printers, ${m.decisions} decisions after ${m.warmup} warm-up, ` +
     `${fmt(m.meanAssigned, 1)} assignments each on average; index built in ${fmt(m.buildMs, 1)} ms`,
 );
-log(`  p50 ${fmt(percentile(m.times, 50), 3)} ms, p95 ${fmt(p95, 3)} ms, max ${fmt(Math.max(...m.times), 3)} ms`);
-log('  not measured here: the PostgreSQL-backed decision (reading the queue and printers, compare-and-set writes); that figure comes when the dispatcher is wired to the database');
+log(
+  `  p50 ${fmt(percentile(m.times, 50), 3)} ms, p95 ${fmt(p95, 3)} ms, max ${fmt(Math.max(...m.times), 3)} ms`,
+);
+log(
+  '  not measured here: the PostgreSQL-backed decision (reading the queue and printers, compare-and-set writes); that figure comes when the dispatcher is wired to the database',
+);
 
 const ratio = planned.colourChanges / Math.max(1, fifo.colourChanges);
 log('targets:');
-log(`  utilisation of printer-hours while work waits ≥ ${TARGETS.utilisation}: ${fmt(planned.utilisation, 3)} ${verdict(planned.utilisation >= TARGETS.utilisation)}`);
-log(`  colour changes ≤ ${TARGETS.colourChangeRatio} × FIFO: ${planned.colourChanges} vs ${fifo.colourChanges} (${fmt(ratio, 3)}×) ${verdict(ratio <= TARGETS.colourChangeRatio)}`);
-log(`  makespan ≤ FIFO: ${fmt(planned.makespanHours, 2)} h vs ${fmt(fifo.makespanHours, 2)} h ${verdict(planned.makespanHours <= fifo.makespanHours)}`);
-log(`  dispatch decision p95 ≤ ${TARGETS.dispatchP95Ms} ms with 10,000 queued (pure planner, no database): ${fmt(p95, 3)} ms ${verdict(p95 <= TARGETS.dispatchP95Ms)}`);
+log(
+  `  utilisation of printer-hours while work waits ≥ ${TARGETS.utilisation}: ${fmt(planned.utilisation, 3)} ${verdict(planned.utilisation >= TARGETS.utilisation)}`,
+);
+log(
+  `  colour changes ≤ ${TARGETS.colourChangeRatio} × FIFO: ${planned.colourChanges} vs ${fifo.colourChanges} (${fmt(ratio, 3)}×) ${verdict(ratio <= TARGETS.colourChangeRatio)}`,
+);
+log(
+  `  makespan ≤ FIFO: ${fmt(planned.makespanHours, 2)} h vs ${fmt(fifo.makespanHours, 2)} h ${verdict(planned.makespanHours <= fifo.makespanHours)}`,
+);
+log(
+  `  dispatch decision p95 ≤ ${TARGETS.dispatchP95Ms} ms with 10,000 queued (pure planner, no database): ${fmt(p95, 3)} ms ${verdict(p95 <= TARGETS.dispatchP95Ms)}`,
+);
 log(
   JSON.stringify({
     printers: farm.length,

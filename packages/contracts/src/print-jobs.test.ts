@@ -73,7 +73,9 @@ describe('the print-job lifecycle', () => {
 
   it('refuses a forbidden change with an error naming both statuses', () => {
     expect(() => assertPrintJobTransition('qc_passed', 'queued')).toThrow(PrintJobTransitionError);
-    expect(() => assertPrintJobTransition('qc_passed', 'queued')).toThrow('A print job that is passed qc cannot become queued');
+    expect(() => assertPrintJobTransition('qc_passed', 'queued')).toThrow(
+      'A print job that is passed qc cannot become queued',
+    );
     expect(() => assertPrintJobTransition('printing', 'printed')).not.toThrow();
   });
 });
@@ -89,7 +91,11 @@ describe('after a failed print', () => {
 
   it('reprints as a new job linked to the failed one while attempts remain', () => {
     expect(afterPrintFailure(job(1))).toEqual({ kind: 'reprint', attempt: 2, reprintOf: 'job-1' });
-    expect(afterPrintFailure(job(2, 'qc_failed'))).toEqual({ kind: 'reprint', attempt: 3, reprintOf: 'job-2' });
+    expect(afterPrintFailure(job(2, 'qc_failed'))).toEqual({
+      kind: 'reprint',
+      attempt: 3,
+      reprintOf: 'job-2',
+    });
   });
 
   it(`holds the order after ${MAX_PRINT_ATTEMPTS} attempts, saying which part and why`, () => {
@@ -102,7 +108,10 @@ describe('after a failed print', () => {
 
   it('honours another limit, and a limit of 1 means no reprint at all', () => {
     expect(afterPrintFailure(job(4), 5).kind).toBe('reprint');
-    expect(afterPrintFailure(job(1), 1)).toMatchObject({ kind: 'hold_order', reason: expect.stringContaining('failed 1 time (') });
+    expect(afterPrintFailure(job(1), 1)).toMatchObject({
+      kind: 'hold_order',
+      reason: expect.stringContaining('failed 1 time ('),
+    });
   });
 
   it('says something useful when no reason was given', () => {

@@ -52,7 +52,12 @@ export const PRINT_JOB_TRANSITIONS: Readonly<Record<PrintJobStatus, readonly Pri
 };
 
 /** Statuses a job ends in. `failed` and `qc_failed` lead to a reprint (a new job) or an order on hold. */
-export const PRINT_JOB_TERMINAL: readonly PrintJobStatus[] = ['qc_passed', 'qc_failed', 'failed', 'cancelled'];
+export const PRINT_JOB_TERMINAL: readonly PrintJobStatus[] = [
+  'qc_passed',
+  'qc_failed',
+  'failed',
+  'cancelled',
+];
 
 /** A job holds (or is about to hold) a printer in these statuses: at most one such job per printer. */
 export const PRINT_JOB_ON_PRINTER: readonly PrintJobStatus[] = ['assigned', 'uploading', 'printing'];
@@ -68,7 +73,9 @@ export class PrintJobTransitionError extends Error {
   readonly from: PrintJobStatus;
   readonly to: PrintJobStatus;
   constructor(from: PrintJobStatus, to: PrintJobStatus) {
-    super(`A print job that is ${PRINT_JOB_STATUS_LABELS[from].toLowerCase()} cannot become ${PRINT_JOB_STATUS_LABELS[to].toLowerCase()}`);
+    super(
+      `A print job that is ${PRINT_JOB_STATUS_LABELS[from].toLowerCase()} cannot become ${PRINT_JOB_STATUS_LABELS[to].toLowerCase()}`,
+    );
     this.name = 'PrintJobTransitionError';
     this.from = from;
     this.to = to;
@@ -85,8 +92,7 @@ export function assertPrintJobTransition(from: PrintJobStatus, to: PrintJobStatu
 
 /** What a failed or QC-failed job leads to. */
 export type AfterPrintFailure =
-  | { kind: 'reprint'; attempt: number; reprintOf: string }
-  | { kind: 'hold_order'; reason: string };
+  { kind: 'reprint'; attempt: number; reprintOf: string } | { kind: 'hold_order'; reason: string };
 
 /**
  * The consequence of a job ending in `failed` or `qc_failed`: a reprint (a new queued job with
@@ -100,7 +106,8 @@ export function afterPrintFailure(
   if (job.status !== 'failed' && job.status !== 'qc_failed') {
     throw new Error(`Only a failed or QC-failed job is reprinted (this one is ${job.status})`);
   }
-  if (!Number.isInteger(job.attempt) || job.attempt < 1) throw new Error(`A job's attempt counts from 1 (got ${job.attempt})`);
+  if (!Number.isInteger(job.attempt) || job.attempt < 1)
+    throw new Error(`A job's attempt counts from 1 (got ${job.attempt})`);
   if (job.attempt < maxAttempts) return { kind: 'reprint', attempt: job.attempt + 1, reprintOf: job.id };
   const last = job.failureReason.trim() || (job.status === 'qc_failed' ? 'failed QC' : 'the print failed');
   return {

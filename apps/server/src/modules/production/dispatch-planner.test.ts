@@ -45,8 +45,12 @@ const job = (id: string, over: Partial<PlannerJob> = {}): PlannerJob => ({
   ...over,
 });
 
-const plan = (printers: PlannerPrinter[], jobs: PlannerJob[], options: Partial<PlannerOptions> = {}, now = NOW) =>
-  planDispatch(printers, new DispatchQueue(jobs, { maxStartsPerInterval: 100, ...options }), now);
+const plan = (
+  printers: PlannerPrinter[],
+  jobs: PlannerJob[],
+  options: Partial<PlannerOptions> = {},
+  now = NOW,
+) => planDispatch(printers, new DispatchQueue(jobs, { maxStartsPerInterval: 100, ...options }), now);
 const pairs = (d: ReturnType<typeof plan>) => d.assignments.map((a) => `${a.jobId}@${a.printerId}`).sort();
 
 describe('fitting a part on a bed', () => {
@@ -95,7 +99,11 @@ describe('what may run where', () => {
   });
 
   it('never changes a spool the printer may not print, and never fits a part on a too small bed by changing spools', () => {
-    const p = printer('mini', { bed: { x: 180, y: 180, z: 180 }, materials: ['PLA', 'PETG'], loaded: { material: 'PLA', colour: 'red' } });
+    const p = printer('mini', {
+      bed: { x: 180, y: 180, z: 180 },
+      materials: ['PLA', 'PETG'],
+      loaded: { material: 'PLA', colour: 'red' },
+    });
     const d = plan([p], [job('abs', { material: 'ABS' }), job('big', { size: { x: 200, y: 100, z: 10 } })]);
     expect(d.assignments).toEqual([]);
   });
@@ -108,7 +116,9 @@ describe('priority', () => {
     const seller = job('seller', { sellerPriority: 2 });
     const due = job('due', { dueAt: NOW + 6 * HOUR });
     const rush = job('rush', { rush: true });
-    const order = [fresh, old, seller, due, rush].sort((a, b) => priorityKey(a) - priorityKey(b)).map((j) => j.id);
+    const order = [fresh, old, seller, due, rush]
+      .sort((a, b) => priorityKey(a) - priorityKey(b))
+      .map((j) => j.id);
     expect(order).toEqual(['due', 'rush', 'seller', 'old', 'fresh']);
     // One printer: the most urgent job goes first.
     expect(pairs(plan([printer('p1')], [fresh, old, seller, due, rush]))).toEqual(['due@p1']);
@@ -120,7 +130,11 @@ describe('priority', () => {
   });
 
   it('gives the most urgent compatible jobs to the ready printers, whatever their order', () => {
-    const jobs = [job('j3', { orderPlacedAt: NOW - 3 * HOUR }), job('j1', { orderPlacedAt: NOW - 9 * HOUR }), job('j2', { orderPlacedAt: NOW - 5 * HOUR })];
+    const jobs = [
+      job('j3', { orderPlacedAt: NOW - 3 * HOUR }),
+      job('j1', { orderPlacedAt: NOW - 9 * HOUR }),
+      job('j2', { orderPlacedAt: NOW - 5 * HOUR }),
+    ];
     expect(pairs(plan([printer('b'), printer('a')], jobs))).toEqual(['j1@a', 'j2@b']);
   });
 });
@@ -129,12 +143,19 @@ describe('grouping by colour and material', () => {
   it('keeps a printer on its loaded spool while there is work for it, even ahead of more urgent work in another colour', () => {
     const p = printer('p1', { loaded: { material: 'PLA', colour: 'red' } });
     const d = plan([p], [job('blue-urgent', { colour: 'blue', rush: true }), job('red', { colour: 'red' })]);
-    expect(d.assignments).toEqual([{ jobId: 'red', printerId: 'p1', spoolChange: null, rule: 'loaded-spool' }]);
+    expect(d.assignments).toEqual([
+      { jobId: 'red', printerId: 'p1', spoolChange: null, rule: 'loaded-spool' },
+    ]);
   });
 
   it('lets "any colour" jobs run on whatever colour of their material is loaded', () => {
-    const d = plan([printer('p1', { loaded: { material: 'PETG', colour: 'orange' } })], [job('any', { material: 'PETG', colour: ANY_COLOUR })]);
-    expect(d.assignments).toEqual([{ jobId: 'any', printerId: 'p1', spoolChange: null, rule: 'loaded-spool' }]);
+    const d = plan(
+      [printer('p1', { loaded: { material: 'PETG', colour: 'orange' } })],
+      [job('any', { material: 'PETG', colour: ANY_COLOUR })],
+    );
+    expect(d.assignments).toEqual([
+      { jobId: 'any', printerId: 'p1', spoolChange: null, rule: 'loaded-spool' },
+    ]);
   });
 
   it('changes to the spool that serves the most waiting print time when nothing matches the loaded one', () => {
@@ -144,27 +165,53 @@ describe('grouping by colour and material', () => {
       job('green-2', { colour: 'green', printSeconds: 2000 }),
     ];
     const d = plan([printer('p1', { loaded: { material: 'PLA', colour: 'red' } })], jobs);
-    expect(d.assignments).toEqual([{ jobId: 'green-1', printerId: 'p1', spoolChange: { material: 'PLA', colour: 'green' }, rule: 'spool-change' }]);
+    expect(d.assignments).toEqual([
+      {
+        jobId: 'green-1',
+        printerId: 'p1',
+        spoolChange: { material: 'PLA', colour: 'green' },
+        rule: 'spool-change',
+      },
+    ]);
   });
 
   it('shares a colour’s waiting work among the printers already holding it, so they do not all switch to it', () => {
-    const jobs = [...Array.from({ length: 6 }, (_, i) => job(`green-${i}`, { colour: 'green', printSeconds: 1000 })), job('blue', { colour: 'blue', printSeconds: 4000 })];
-    const busyGreen = [1, 2].map((i) => printer(`g${i}`, { idle: false, loaded: { material: 'PLA', colour: 'green' } }));
+    const jobs = [
+      ...Array.from({ length: 6 }, (_, i) => job(`green-${i}`, { colour: 'green', printSeconds: 1000 })),
+      job('blue', { colour: 'blue', printSeconds: 4000 }),
+    ];
+    const busyGreen = [1, 2].map((i) =>
+      printer(`g${i}`, { idle: false, loaded: { material: 'PLA', colour: 'green' } }),
+    );
     const d = plan([...busyGreen, printer('p1', { loaded: { material: 'PLA', colour: 'red' } })], jobs);
     // green: 6000 s / (2 holders + 1) = 2000 < blue: 4000 s / 1.
     expect(pairs(d)).toEqual(['blue@p1']);
   });
 
   it('two free printers with nothing loaded that matches split across colours rather than both taking one', () => {
-    const jobs = [job('g1', { colour: 'green', printSeconds: 5000 }), job('g2', { colour: 'green', printSeconds: 1000 }), job('b1', { colour: 'blue', printSeconds: 5000 })];
+    const jobs = [
+      job('g1', { colour: 'green', printSeconds: 5000 }),
+      job('g2', { colour: 'green', printSeconds: 1000 }),
+      job('b1', { colour: 'blue', printSeconds: 5000 }),
+    ];
     const d = plan([printer('p1', { loaded: null }), printer('p2', { loaded: null })], jobs);
     expect(d.assignments.map((a) => a.spoolChange?.colour).sort()).toEqual(['blue', 'green']);
   });
 
   it('loads, for an "any colour" job, the colour of its material with the most waiting work', () => {
-    const jobs = [job('any', { material: 'PETG', colour: ANY_COLOUR, printSeconds: 9000 }), job('petg-white', { material: 'PETG', colour: 'white', printSeconds: 10 })];
+    const jobs = [
+      job('any', { material: 'PETG', colour: ANY_COLOUR, printSeconds: 9000 }),
+      job('petg-white', { material: 'PETG', colour: 'white', printSeconds: 10 }),
+    ];
     const d = plan([printer('p1', { loaded: { material: 'PLA', colour: 'red' } })], jobs);
-    expect(d.assignments).toEqual([{ jobId: 'any', printerId: 'p1', spoolChange: { material: 'PETG', colour: 'white' }, rule: 'spool-change' }]);
+    expect(d.assignments).toEqual([
+      {
+        jobId: 'any',
+        printerId: 'p1',
+        spoolChange: { material: 'PETG', colour: 'white' },
+        rule: 'spool-change',
+      },
+    ]);
   });
 
   it('switches one printer to overdue work that no printer of the farm holds a spool for', () => {
@@ -177,7 +224,10 @@ describe('grouping by colour and material', () => {
     const red = { material: 'PLA', colour: 'red' };
     const d = plan([printer('p1', { loaded: red }), printer('p2', { loaded: red })], jobs);
     expect(pairs(d)).toEqual(['late-teal@p1', 'red-1@p2'].sort());
-    expect(d.assignments.find((a) => a.jobId === 'late-teal')).toMatchObject({ rule: 'overdue', spoolChange: { colour: 'teal' } });
+    expect(d.assignments.find((a) => a.jobId === 'late-teal')).toMatchObject({
+      rule: 'overdue',
+      spoolChange: { colour: 'teal' },
+    });
   });
 });
 
@@ -204,24 +254,39 @@ describe('staggered starts', () => {
   });
 
   it('gives the starts it has to the most urgent work across the farm', () => {
-    const printers = [printer('a', { loaded: { material: 'PLA', colour: 'red' } }), printer('b', { loaded: { material: 'PLA', colour: 'blue' } })];
+    const printers = [
+      printer('a', { loaded: { material: 'PLA', colour: 'red' } }),
+      printer('b', { loaded: { material: 'PLA', colour: 'blue' } }),
+    ];
     const jobs = [job('red', { colour: 'red' }), job('blue-rush', { colour: 'blue', rush: true })];
     expect(pairs(plan(printers, jobs, { maxStartsPerInterval: 1 }))).toEqual(['blue-rush@b']);
   });
 
   it('counts the starts already made in the window', () => {
-    const printers = [printer('busy1', { idle: false, lastStartAt: NOW - 50_000 }), printer('busy2', { idle: false, lastStartAt: NOW - 10_000 }), printer('p1'), printer('p2')];
+    const printers = [
+      printer('busy1', { idle: false, lastStartAt: NOW - 50_000 }),
+      printer('busy2', { idle: false, lastStartAt: NOW - 10_000 }),
+      printer('p1'),
+      printer('p2'),
+    ];
     const d = plan(printers, [job('a'), job('b')], { maxStartsPerInterval: 2, staggerIntervalMs: 60_000 });
     expect(d.assignments).toEqual([]);
     expect(d.nextStartAt).toBe(NOW - 50_000 + 60_000);
-    const later = plan(printers, [job('a'), job('b')], { maxStartsPerInterval: 2, staggerIntervalMs: 60_000 }, NOW + 10_001);
+    const later = plan(
+      printers,
+      [job('a'), job('b')],
+      { maxStartsPerInterval: 2, staggerIntervalMs: 60_000 },
+      NOW + 10_001,
+    );
     expect(later.assignments).toHaveLength(1);
   });
 });
 
 describe('the queue index', () => {
   it('adds, removes, refuses duplicates, and stays consistent after many removals', () => {
-    const q = new DispatchQueue(Array.from({ length: 100 }, (_, i) => job(`j${i}`, { orderPlacedAt: NOW - i * 1000 })));
+    const q = new DispatchQueue(
+      Array.from({ length: 100 }, (_, i) => job(`j${i}`, { orderPlacedAt: NOW - i * 1000 })),
+    );
     expect(q.size).toBe(100);
     expect(() => q.add(job('j5'))).toThrow(/already queued/);
     for (let i = 99; i >= 10; i--) expect(q.remove(`j${i}`)).toBe(true);
@@ -260,17 +325,25 @@ describe('jobs no printer can ever take', () => {
   });
 
   it('names a nozzle the farm does not have', () => {
-    expect(unplaceable(job('j', { nozzleMm: 0.8 }), farm)).toMatch(/^No printer of the farm has a 0\.8 mm nozzle \(the farm has 0\.4 mm, 0\.6 mm\)/);
+    expect(unplaceable(job('j', { nozzleMm: 0.8 }), farm)).toMatch(
+      /^No printer of the farm has a 0\.8 mm nozzle \(the farm has 0\.4 mm, 0\.6 mm\)/,
+    );
   });
 
   it('says when each need is met by some printer but never all by one', () => {
     // 0.6 mm only on the Mini; 200 mm only fits the MK4.
-    expect(unplaceable(job('j', { nozzleMm: 0.6, size: { x: 200, y: 150, z: 20 } }), farm)).toMatch(/^No printer of the farm has everything this part needs at once: a 0\.6 mm nozzle, PLA, room for 200 × 150 × 20 mm/);
+    expect(unplaceable(job('j', { nozzleMm: 0.6, size: { x: 200, y: 150, z: 20 } }), farm)).toMatch(
+      /^No printer of the farm has everything this part needs at once: a 0\.6 mm nozzle, PLA, room for 200 × 150 × 20 mm/,
+    );
   });
 
   it('judges a pinned job against its printer only', () => {
-    expect(unplaceable(job('j', { pinnedPrinterId: 'mini' }), farm)).toMatch(/^Its pinned printer Mini #1 does not have a 0\.4 mm nozzle/);
-    expect(unplaceable(job('j', { pinnedPrinterId: 'gone' }), farm)).toMatch(/pinned to a printer that is no longer in the farm/);
+    expect(unplaceable(job('j', { pinnedPrinterId: 'mini' }), farm)).toMatch(
+      /^Its pinned printer Mini #1 does not have a 0\.4 mm nozzle/,
+    );
+    expect(unplaceable(job('j', { pinnedPrinterId: 'gone' }), farm)).toMatch(
+      /pinned to a printer that is no longer in the farm/,
+    );
     expect(unplaceable(job('j'), [])).toMatch(/no printers/);
   });
 });
@@ -293,25 +366,53 @@ const printerArb = (i: number) =>
     id: fc.constant(`p${i}`),
     bed: fc.constantFrom(...BEDS),
     nozzleMm: fc.constantFrom(0.4, 0.6),
-    loaded: fc.option(fc.record({ material: fc.constantFrom(...MATERIALS), colour: fc.constantFrom(...COLOURS) }), { nil: null }),
+    loaded: fc.option(
+      fc.record({ material: fc.constantFrom(...MATERIALS), colour: fc.constantFrom(...COLOURS) }),
+      { nil: null },
+    ),
     materials: fc.option(fc.subarray(MATERIALS, { minLength: 1 }), { nil: undefined }),
     online: mostly,
     idle: mostly,
     bedClear: mostly,
     paused: fc.constantFrom(undefined, undefined, undefined, undefined, true),
-    retired: fc.constantFrom(undefined, undefined, undefined, undefined, undefined, undefined, undefined, true),
+    retired: fc.constantFrom(
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      true,
+    ),
     lastStartAt: fc.oneof(fc.constant(null), fc.integer({ min: NOW - 120_000, max: NOW })),
   });
 
-const farmArb = fc.integer({ min: 1, max: 10 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => printerArb(i))));
+const farmArb = fc
+  .integer({ min: 1, max: 10 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => printerArb(i))));
 
 const jobArb = (i: number, printerCount: number) =>
   fc.record({
     id: fc.constant(`j${i}`),
     // Mostly parts that fit most beds, some that fit only the big one or none.
     size: fc.oneof(
-      { weight: 4, arbitrary: fc.record({ x: fc.integer({ min: 5, max: 160 }), y: fc.integer({ min: 5, max: 160 }), z: fc.integer({ min: 1, max: 160 }) }) },
-      { weight: 1, arbitrary: fc.record({ x: fc.integer({ min: 5, max: 360 }), y: fc.integer({ min: 5, max: 360 }), z: fc.integer({ min: 1, max: 360 }) }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          x: fc.integer({ min: 5, max: 160 }),
+          y: fc.integer({ min: 5, max: 160 }),
+          z: fc.integer({ min: 1, max: 160 }),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          x: fc.integer({ min: 5, max: 360 }),
+          y: fc.integer({ min: 5, max: 360 }),
+          z: fc.integer({ min: 1, max: 360 }),
+        }),
+      },
     ),
     material: fc.constantFrom(...MATERIALS),
     colour: fc.constantFrom(...COLOURS, ANY_COLOUR),
@@ -322,24 +423,38 @@ const jobArb = (i: number, printerCount: number) =>
     // Mostly normal jobs, so that overdue work (which takes starts first) does not crowd out the rest.
     sellerPriority: fc.constantFrom(0, 0, 0, 1, 2, 3),
     rush: fc.constantFrom(false, false, false, true),
-    pinnedPrinterId: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: printerCount }).map((p) => `p${p}`) }),
+    pinnedPrinterId: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: printerCount }).map((p) => `p${p}`) },
+    ),
   });
 
 const scenarioArb = farmArb.chain((printers) =>
   fc.record({
     printers: fc.constant(printers as PlannerPrinter[]),
-    jobs: fc.integer({ min: 0, max: 60 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => jobArb(i, printers.length)))) as fc.Arbitrary<PlannerJob[]>,
+    jobs: fc
+      .integer({ min: 0, max: 60 })
+      .chain((n) =>
+        fc.tuple(...Array.from({ length: n }, (_, i) => jobArb(i, printers.length))),
+      ) as fc.Arbitrary<PlannerJob[]>,
     maxStarts: fc.integer({ min: 1, max: 8 }),
   }),
 );
 
-const optionsFor = (maxStarts: number): PlannerOptions => ({ ...DEFAULT_PLANNER_OPTIONS, maxStartsPerInterval: maxStarts, staggerIntervalMs: 60_000 });
+const optionsFor = (maxStarts: number): PlannerOptions => ({
+  ...DEFAULT_PLANNER_OPTIONS,
+  maxStartsPerInterval: maxStarts,
+  staggerIntervalMs: 60_000,
+});
 const decide = (s: { printers: PlannerPrinter[]; jobs: PlannerJob[]; maxStarts: number }) => {
   const queue = new DispatchQueue(s.jobs, optionsFor(s.maxStarts));
   return { queue, decision: planDispatch(s.printers, queue, NOW) };
 };
 const fitsIgnoringSpool = (j: PlannerJob, p: PlannerPrinter) =>
-  j.nozzleMm === p.nozzleMm && (!p.materials || p.materials.includes(j.material)) && fitsBed(j.size, p.bed) && (j.pinnedPrinterId === null || j.pinnedPrinterId === p.id);
+  j.nozzleMm === p.nozzleMm &&
+  (!p.materials || p.materials.includes(j.material)) &&
+  fitsBed(j.size, p.bed) &&
+  (j.pinnedPrinterId === null || j.pinnedPrinterId === p.id);
 
 describe('dispatch properties (fast-check)', () => {
   const runs = { numRuns: 400, seed: 20261125 };
@@ -371,7 +486,9 @@ describe('dispatch properties (fast-check)', () => {
         const jobs = decision.assignments.map((a) => a.jobId);
         expect(new Set(printers).size).toBe(printers.length);
         expect(new Set(jobs).size).toBe(jobs.length);
-        const recent = s.printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > NOW - 60_000).length;
+        const recent = s.printers.filter(
+          (p) => p.lastStartAt !== null && p.lastStartAt > NOW - 60_000,
+        ).length;
         expect(decision.assignments.length).toBeLessThanOrEqual(Math.max(0, s.maxStarts - recent));
       }),
       runs,
@@ -391,13 +508,21 @@ describe('dispatch properties (fast-check)', () => {
           const got = s.jobs.find((x) => x.id === a.jobId)!;
           for (const other of s.jobs) {
             if (assigned.has(other.id)) continue;
-            const candidate = a.rule === 'pinned' ? other.pinnedPrinterId === p.id && fitsIgnoringSpool(other, p) : canRunOn(other, p);
+            const candidate =
+              a.rule === 'pinned'
+                ? other.pinnedPrinterId === p.id && fitsIgnoringSpool(other, p)
+                : canRunOn(other, p);
             if (!candidate) continue;
             const moreUrgent = key(other) < key(got) || (key(other) === key(got) && seq(other) < seq(got));
             expect(moreUrgent, `${other.id} waits while ${got.id} runs on ${p.id}`).toBe(false);
           }
           // A printer with work pinned to it takes pinned work first.
-          if (a.rule === 'loaded-spool') expect(s.jobs.some((o) => !assigned.has(o.id) && o.pinnedPrinterId === p.id && fitsIgnoringSpool(o, p))).toBe(false);
+          if (a.rule === 'loaded-spool')
+            expect(
+              s.jobs.some(
+                (o) => !assigned.has(o.id) && o.pinnedPrinterId === p.id && fitsIgnoringSpool(o, p),
+              ),
+            ).toBe(false);
         }
       }),
       runs,
@@ -412,12 +537,18 @@ describe('dispatch properties (fast-check)', () => {
         const assigned = new Set(decision.assignments.map((a) => a.jobId));
         const key = (j: PlannerJob) => priorityKey(j, queue.options);
         const seq = (j: PlannerJob) => s.jobs.indexOf(j);
-        const started = decision.assignments.filter((a) => a.rule === 'loaded-spool').map((a) => s.jobs.find((j) => j.id === a.jobId)!);
+        const started = decision.assignments
+          .filter((a) => a.rule === 'loaded-spool')
+          .map((a) => s.jobs.find((j) => j.id === a.jobId)!);
         for (const q of s.printers.filter((p) => isReady(p) && !used.has(p.id))) {
           for (const waiting of s.jobs.filter((j) => !assigned.has(j.id) && canRunOn(j, q))) {
             for (const got of started) {
-              const moreUrgent = key(waiting) < key(got) || (key(waiting) === key(got) && seq(waiting) < seq(got));
-              expect(moreUrgent, `${waiting.id} could start on ${q.id} and is more urgent than ${got.id}`).toBe(false);
+              const moreUrgent =
+                key(waiting) < key(got) || (key(waiting) === key(got) && seq(waiting) < seq(got));
+              expect(
+                moreUrgent,
+                `${waiting.id} could start on ${q.id} and is more urgent than ${got.id}`,
+              ).toBe(false);
             }
           }
         }
@@ -435,7 +566,10 @@ describe('dispatch properties (fast-check)', () => {
         const assigned = new Set(decision.assignments.map((a) => a.jobId));
         for (const p of s.printers.filter((x) => isReady(x) && !usedPrinters.has(x.id))) {
           const waiting = s.jobs.filter((j) => !assigned.has(j.id) && fitsIgnoringSpool(j, p));
-          expect(waiting.map((j) => j.id), `printer ${p.id} left idle`).toEqual([]);
+          expect(
+            waiting.map((j) => j.id),
+            `printer ${p.id} left idle`,
+          ).toEqual([]);
         }
       }),
       runs,

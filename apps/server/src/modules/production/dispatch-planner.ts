@@ -130,7 +130,10 @@ const sameNozzle = (a: number, b: number) => Math.abs(a - b) < NOZZLE_EPSILON;
 const nozzleKey = (mm: number) => (Math.round(mm * 1000) / 1000).toString();
 
 /** The usable bed (build volume less the margins). */
-export function usableBed(bed: Box, options: Pick<PlannerOptions, 'bedMarginMm' | 'heightMarginMm'> = DEFAULT_PLANNER_OPTIONS): Box {
+export function usableBed(
+  bed: Box,
+  options: Pick<PlannerOptions, 'bedMarginMm' | 'heightMarginMm'> = DEFAULT_PLANNER_OPTIONS,
+): Box {
   return {
     x: Math.max(0, bed.x - 2 * options.bedMarginMm),
     y: Math.max(0, bed.y - 2 * options.bedMarginMm),
@@ -143,24 +146,39 @@ export function usableBed(bed: Box, options: Pick<PlannerOptions, 'bedMarginMm' 
  * another face: the seller's orientation decides strength, surface and supports, and the sliced
  * file is made for it.
  */
-export function fitsBed(size: Box, bed: Box, options: Pick<PlannerOptions, 'bedMarginMm' | 'heightMarginMm'> = DEFAULT_PLANNER_OPTIONS): boolean {
+export function fitsBed(
+  size: Box,
+  bed: Box,
+  options: Pick<PlannerOptions, 'bedMarginMm' | 'heightMarginMm'> = DEFAULT_PLANNER_OPTIONS,
+): boolean {
   const usable = usableBed(bed, options);
   if (size.z > usable.z) return false;
   return (size.x <= usable.x && size.y <= usable.y) || (size.y <= usable.x && size.x <= usable.y);
 }
 
-const printsMaterial = (printer: PlannerPrinter, material: string) => !printer.materials || printer.materials.includes(material);
+const printsMaterial = (printer: PlannerPrinter, material: string) =>
+  !printer.materials || printer.materials.includes(material);
 
 /** The things a spool change cannot fix: nozzle, bed, the materials the printer may print. */
 function fitsPrinter(job: PlannerJob, printer: PlannerPrinter, options: PlannerOptions): boolean {
-  return sameNozzle(job.nozzleMm, printer.nozzleMm) && printsMaterial(printer, job.material) && fitsBed(job.size, printer.bed, options);
+  return (
+    sameNozzle(job.nozzleMm, printer.nozzleMm) &&
+    printsMaterial(printer, job.material) &&
+    fitsBed(job.size, printer.bed, options)
+  );
 }
 
 const spoolServes = (spool: Spool | null, job: PlannerJob) =>
-  spool !== null && spool.material === job.material && (job.colour === ANY_COLOUR || job.colour === spool.colour);
+  spool !== null &&
+  spool.material === job.material &&
+  (job.colour === ANY_COLOUR || job.colour === spool.colour);
 
 /** Everything matches: the job can start on this printer now, with the spool it has. */
-export function canRunOn(job: PlannerJob, printer: PlannerPrinter, options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): boolean {
+export function canRunOn(
+  job: PlannerJob,
+  printer: PlannerPrinter,
+  options: PlannerOptions = DEFAULT_PLANNER_OPTIONS,
+): boolean {
   return (
     isReady(printer) &&
     (job.pinnedPrinterId === null || job.pinnedPrinterId === printer.id) &&
@@ -182,7 +200,11 @@ export function isReady(printer: PlannerPrinter): boolean {
 export function priorityKey(job: PlannerJob, options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): number {
   const promised = job.orderPlacedAt + options.standardLeadTimeMs;
   const deadline = job.dueAt === null ? promised : Math.min(job.dueAt, promised);
-  return deadline - (job.rush ? options.rushAdvanceMs : 0) - Math.max(0, job.sellerPriority) * options.sellerPriorityStepMs;
+  return (
+    deadline -
+    (job.rush ? options.rushAdvanceMs : 0) -
+    Math.max(0, job.sellerPriority) * options.sellerPriorityStepMs
+  );
 }
 
 /* ---------------------------------------------------------------- the queue index */
@@ -266,7 +288,15 @@ export class DispatchQueue {
     const id = bucketId(job.material, job.colour, job.nozzleMm);
     let bucket = this.buckets.get(id);
     if (!bucket) {
-      bucket = { material: job.material, colour: job.colour, nozzleMm: job.nozzleMm, entries: [], head: 0, count: 0, seconds: 0 };
+      bucket = {
+        material: job.material,
+        colour: job.colour,
+        nozzleMm: job.nozzleMm,
+        entries: [],
+        head: 0,
+        count: 0,
+        seconds: 0,
+      };
       this.buckets.set(id, bucket);
     }
     insertSorted(bucket.entries, entry, bucket.head);
@@ -321,7 +351,8 @@ export class DispatchQueue {
   }
 }
 
-const bucketId = (material: string, colour: string, nozzleMm: number) => `${material}\u0000${colour}\u0000${nozzleKey(nozzleMm)}`;
+const bucketId = (material: string, colour: string, nozzleMm: number) =>
+  `${material}\u0000${colour}\u0000${nozzleKey(nozzleMm)}`;
 
 /* ---------------------------------------------------------------- one decision */
 
@@ -329,12 +360,20 @@ const bucketId = (material: string, colour: string, nozzleMm: number) => `${mate
  * One dispatch decision at `now` (ms). Pure: reads the printers and the queue, changes neither.
  * `printers` is the whole farm (busy ones count for the stagger and for which spools are loaded).
  */
-export function planDispatch(printers: readonly PlannerPrinter[], queue: DispatchQueue, now: number): DispatchDecision {
+export function planDispatch(
+  printers: readonly PlannerPrinter[],
+  queue: DispatchQueue,
+  now: number,
+): DispatchDecision {
   const options = queue.options;
   const windowStart = now - options.staggerIntervalMs;
-  const recentStarts = printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > windowStart && p.lastStartAt <= now);
+  const recentStarts = printers.filter(
+    (p) => p.lastStartAt !== null && p.lastStartAt > windowStart && p.lastStartAt <= now,
+  );
   let budget = Math.max(0, options.maxStartsPerInterval - recentStarts.length);
-  const ready = printers.filter(isReady).sort((a, b) => (a.lastStartAt ?? -Infinity) - (b.lastStartAt ?? -Infinity) || cmp(a.id, b.id));
+  const ready = printers
+    .filter(isReady)
+    .sort((a, b) => (a.lastStartAt ?? -Infinity) - (b.lastStartAt ?? -Infinity) || cmp(a.id, b.id));
   const assignments: Assignment[] = [];
   const taken = new Set<string>();
   const takenSeconds = new Map<string, number>();
@@ -355,7 +394,10 @@ export function planDispatch(printers: readonly PlannerPrinter[], queue: Dispatc
     const job = entry.job;
     let spoolChange: Spool | null = null;
     if (!spoolServes(printer.loaded, job)) {
-      spoolChange = { material: job.material, colour: job.colour === ANY_COLOUR ? colourFor(queue, job, printer) : job.colour };
+      spoolChange = {
+        material: job.material,
+        colour: job.colour === ANY_COLOUR ? colourFor(queue, job, printer) : job.colour,
+      };
       bump(printer.loaded, -1);
       bump(spoolChange, 1);
     }
@@ -397,7 +439,8 @@ export function planDispatch(printers: readonly PlannerPrinter[], queue: Dispatc
     const overdue: { bucket: Bucket; entry: Entry }[] = [];
     for (const bucket of allBuckets(queue, ready)) {
       const head = firstLive(bucket, taken);
-      if (head && head.key <= now && holders(bucket.material, bucket.colour) === 0) overdue.push({ bucket, entry: head });
+      if (head && head.key <= now && holders(bucket.material, bucket.colour) === 0)
+        overdue.push({ bucket, entry: head });
     }
     overdue.sort((a, b) => (before(a.entry, b.entry) ? -1 : 1));
     for (const { bucket, entry } of overdue) {
@@ -426,7 +469,9 @@ export function planDispatch(printers: readonly PlannerPrinter[], queue: Dispatc
     if (!b) return a;
     return before(a, b) ? a : b;
   };
-  const heap = new MinHeap<{ printer: PlannerPrinter; entry: Entry }>((x, y) => before(x.entry, y.entry) || (!before(y.entry, x.entry) && x.printer.id < y.printer.id));
+  const heap = new MinHeap<{ printer: PlannerPrinter; entry: Entry }>(
+    (x, y) => before(x.entry, y.entry) || (!before(y.entry, x.entry) && x.printer.id < y.printer.id),
+  );
   for (const printer of ready) {
     if (busyPrinters.has(printer.id)) continue;
     const entry = bestForLoaded(printer);
@@ -451,8 +496,17 @@ export function planDispatch(printers: readonly PlannerPrinter[], queue: Dispatc
       const ranked = queue
         .bucketsFor(printer.nozzleMm)
         .filter((b) => printsMaterial(printer, b.material) && b.count > 0)
-        .map((b) => ({ b, score: (b.seconds - (takenSeconds.get(bucketId(b.material, b.colour, b.nozzleMm)) ?? 0)) / (1 + holders(b.material, b.colour)) }))
-        .sort((x, y) => y.score - x.score || cmp(bucketId(x.b.material, x.b.colour, 0), bucketId(y.b.material, y.b.colour, 0)));
+        .map((b) => ({
+          b,
+          score:
+            (b.seconds - (takenSeconds.get(bucketId(b.material, b.colour, b.nozzleMm)) ?? 0)) /
+            (1 + holders(b.material, b.colour)),
+        }))
+        .sort(
+          (x, y) =>
+            y.score - x.score ||
+            cmp(bucketId(x.b.material, x.b.colour, 0), bucketId(y.b.material, y.b.colour, 0)),
+        );
       for (const { b } of ranked) {
         const entry = firstFitting(b, printer);
         if (entry) {
@@ -468,7 +522,10 @@ export function planDispatch(printers: readonly PlannerPrinter[], queue: Dispatc
   if (heldBack) {
     const starts = recentStarts.map((p) => p.lastStartAt!).sort((a, b) => a - b);
     // The window frees a slot when the oldest start in it leaves; with no recent starts, after this decision's window.
-    const oldest = starts.length >= options.maxStartsPerInterval ? starts[starts.length - options.maxStartsPerInterval]! : now;
+    const oldest =
+      starts.length >= options.maxStartsPerInterval
+        ? starts[starts.length - options.maxStartsPerInterval]!
+        : now;
     nextStartAt = oldest + options.staggerIntervalMs;
   }
   return { assignments, startsLeft: Math.max(0, budget), nextStartAt };
@@ -504,7 +561,8 @@ function colourFor(queue: DispatchQueue, job: PlannerJob, printer: PlannerPrinte
   let bestSeconds = -1;
   for (const b of queue.bucketsFor(job.nozzleMm)) {
     if (b.material !== job.material || b.colour === ANY_COLOUR) continue;
-    if (b.seconds > bestSeconds || (b.seconds === bestSeconds && best !== null && b.colour < best)) [best, bestSeconds] = [b.colour, b.seconds];
+    if (b.seconds > bestSeconds || (b.seconds === bestSeconds && best !== null && b.colour < best))
+      [best, bestSeconds] = [b.colour, b.seconds];
   }
   return best ?? printer.loaded?.colour ?? ANY_COLOUR;
 }
@@ -564,7 +622,11 @@ const boxText = (b: Box) => `${mm(b.x)} × ${mm(b.y)} × ${mm(b.z)} mm`;
  * some printer can (once it is free and has the right spool). Paused printers count (they come
  * back); retired ones do not. A pinned job is judged against its printer only.
  */
-export function unplaceable(job: PlannerJob, farm: readonly PlannerPrinter[], options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): string | null {
+export function unplaceable(
+  job: PlannerJob,
+  farm: readonly PlannerPrinter[],
+  options: PlannerOptions = DEFAULT_PLANNER_OPTIONS,
+): string | null {
   const margins = `${mm(options.bedMarginMm)} mm margins`;
   if (!options.knownMaterials.includes(job.material)) {
     return `The material “${job.material}” is not one Layerline prints (it knows ${options.knownMaterials.join(', ')}). Choose one of those for this product.`;
@@ -572,14 +634,17 @@ export function unplaceable(job: PlannerJob, farm: readonly PlannerPrinter[], op
   let printers = farm.filter((p) => !p.retired);
   if (job.pinnedPrinterId !== null) {
     const pinned = printers.find((p) => p.id === job.pinnedPrinterId);
-    if (!pinned) return 'The job is pinned to a printer that is no longer in the farm. Unpin it or pin it to another printer.';
+    if (!pinned)
+      return 'The job is pinned to a printer that is no longer in the farm. Unpin it or pin it to another printer.';
     printers = [pinned];
   }
   if (printers.length === 0) return 'The farm has no printers. Add a printer to print this job.';
   if (printers.some((p) => fitsPrinter(job, p, options))) return null;
 
-  const pinnedName = job.pinnedPrinterId !== null ? `Its pinned printer ${printers[0]!.name ?? printers[0]!.id}` : null;
-  const lacks = (what: string) => (pinnedName ? `${pinnedName} does not have ${what}` : `No printer of the farm has ${what}`);
+  const pinnedName =
+    job.pinnedPrinterId !== null ? `Its pinned printer ${printers[0]!.name ?? printers[0]!.id}` : null;
+  const lacks = (what: string) =>
+    pinnedName ? `${pinnedName} does not have ${what}` : `No printer of the farm has ${what}`;
   const nozzles = [...new Set(printers.map((p) => p.nozzleMm))].sort((a, b) => a - b);
   const withNozzle = printers.filter((p) => sameNozzle(p.nozzleMm, job.nozzleMm));
   const withMaterial = printers.filter((p) => printsMaterial(p, job.material));
@@ -587,13 +652,19 @@ export function unplaceable(job: PlannerJob, farm: readonly PlannerPrinter[], op
   const problems: string[] = [];
   if (withNozzle.length === 0) {
     const has = nozzles.map((n) => `${mm(n)} mm`).join(', ');
-    problems.push(`${lacks(`a ${mm(job.nozzleMm)} mm nozzle`)} (${pinnedName ? 'it has' : 'the farm has'} ${has}). Slice the part for ${has}, or fit such a nozzle.`);
+    problems.push(
+      `${lacks(`a ${mm(job.nozzleMm)} mm nozzle`)} (${pinnedName ? 'it has' : 'the farm has'} ${has}). Slice the part for ${has}, or fit such a nozzle.`,
+    );
   }
   if (withMaterial.length === 0) {
-    problems.push(`${pinnedName ? `${pinnedName} may not print` : 'No printer of the farm may print'} ${job.material}. Allow it on a printer that can, or choose another material.`);
+    problems.push(
+      `${pinnedName ? `${pinnedName} may not print` : 'No printer of the farm may print'} ${job.material}. Allow it on a printer that can, or choose another material.`,
+    );
   }
   if (bySize.length === 0) {
-    const largest = printers.reduce((a, b) => (volume(usableBed(b.bed, options)) > volume(usableBed(a.bed, options)) ? b : a));
+    const largest = printers.reduce((a, b) =>
+      volume(usableBed(b.bed, options)) > volume(usableBed(a.bed, options)) ? b : a,
+    );
     problems.push(
       `The part is ${boxText(job.size)}; ${job.pinnedPrinterId !== null ? 'the pinned printer’s bed' : 'the largest bed'} is ` +
         `${boxText(largest.bed)} (${boxText(usableBed(largest.bed, options))} usable with ${margins}), even turned 90°. ` +
@@ -602,7 +673,11 @@ export function unplaceable(job: PlannerJob, farm: readonly PlannerPrinter[], op
   }
   if (problems.length > 0) return problems.join(' ');
   // Each need is met by some printer, but never all by one.
-  const needs = [`a ${mm(job.nozzleMm)} mm nozzle`, job.material, `room for ${boxText(job.size)} with ${margins}`];
+  const needs = [
+    `a ${mm(job.nozzleMm)} mm nozzle`,
+    job.material,
+    `room for ${boxText(job.size)} with ${margins}`,
+  ];
   return `${lacks('everything this part needs at once')}: ${needs.join(', ')}. Some printers have one or two of these, none all three.`;
 }
 
