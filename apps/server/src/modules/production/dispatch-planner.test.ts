@@ -214,6 +214,18 @@ describe('grouping by colour and material', () => {
     ]);
   });
 
+  it('leaves the colour to the operator for an "any colour" job when nothing tells it which', () => {
+    const d = plan([printer('p1', { loaded: null })], [job('any', { material: 'TPU', colour: ANY_COLOUR })]);
+    expect(d.assignments).toEqual([
+      {
+        jobId: 'any',
+        printerId: 'p1',
+        spoolChange: { material: 'TPU', colour: ANY_COLOUR },
+        rule: 'spool-change',
+      },
+    ]);
+  });
+
   it('switches one printer to overdue work that no printer of the farm holds a spool for', () => {
     const jobs = [
       job('red-1', { colour: 'red' }),

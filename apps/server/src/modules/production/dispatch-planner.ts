@@ -109,7 +109,11 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
 export interface Assignment {
   readonly jobId: string;
   readonly printerId: string;
-  /** The spool to load before printing, or null when the loaded one prints the job. */
+  /**
+   * The spool to load before printing, or null when the loaded one prints the job. Its colour is
+   * ANY_COLOUR only for an "any colour" job when no colour of that material is waiting and the
+   * printer has no spool: the operator loads whichever spool of the material is at hand.
+   */
   readonly spoolChange: Spool | null;
   /** Why this job went here (for the board and the log). */
   readonly rule: 'pinned' | 'loaded-spool' | 'overdue' | 'spool-change';
