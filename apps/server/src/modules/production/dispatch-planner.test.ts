@@ -311,6 +311,30 @@ describe('the queue index', () => {
   });
 });
 
+describe('the cost of a decision', () => {
+  it('reads each group once per bed size, not once per printer, when the parts fit none of the ready beds', () => {
+    let sizeReads = 0;
+    const big = { x: 200, y: 200, z: 50 };
+    const jobs = Array.from({ length: 2_000 }, (_, i) => {
+      const j = job(`j${i}`, { orderPlacedAt: NOW - i });
+      return Object.defineProperty({ ...j }, 'size', {
+        get: () => {
+          sizeReads += 1;
+          return big;
+        },
+      });
+    });
+    const minis = Array.from({ length: 100 }, (_, i) =>
+      printer(`mini-${i}`, { bed: { x: 180, y: 180, z: 180 } }),
+    );
+    const queue = new DispatchQueue(jobs, { maxStartsPerInterval: 100 });
+    sizeReads = 0;
+    expect(planDispatch(minis, queue, NOW).assignments).toEqual([]);
+    // One bed size: one pass over the 2,000 jobs (plus a few), where a scan per printer would read 200,000+.
+    expect(sizeReads).toBeLessThan(10_000);
+  });
+});
+
 describe('jobs no printer can ever take', () => {
   const farm = [
     printer('mk4', { name: 'MK4 #1', bed: { x: 250, y: 210, z: 220 } }),

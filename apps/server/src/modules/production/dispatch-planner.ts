@@ -416,14 +416,32 @@ export function planDispatch(
   };
 
   /** The first live, untaken job of a bucket that fits the printer (nozzle and material already match). */
+  // Where each (group, bed size) scan got to in this decision. Within one decision jobs are only ever
+  // taken, never given back, and a part that does not fit a bed never will: a scan can resume where
+  // the last one for the same bed stopped, so a decision reads each group at most once per bed size
+  // (a farm of 300 printers of 5 models scans a group 5 times, not 300).
+  const cursors = new Map<Bucket, Map<string, number>>();
+  const bedKeys = new Map<PlannerPrinter, string>();
   const firstFitting = (bucket: Bucket | undefined, printer: PlannerPrinter): Entry | null => {
     if (!bucket) return null;
-    const { entries } = bucket;
-    for (let i = bucket.head; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (e.live && !taken.has(e.job.id) && fitsBed(e.job.size, printer.bed, options)) return e;
+    let bedKey = bedKeys.get(printer);
+    if (bedKey === undefined) {
+      bedKey = `${printer.bed.x}x${printer.bed.y}x${printer.bed.z}`;
+      bedKeys.set(printer, bedKey);
     }
-    return null;
+    let perBed = cursors.get(bucket);
+    if (!perBed) {
+      perBed = new Map();
+      cursors.set(bucket, perBed);
+    }
+    const { entries } = bucket;
+    let i = perBed.get(bedKey) ?? bucket.head;
+    for (; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (e.live && !taken.has(e.job.id) && fitsBed(e.job.size, printer.bed, options)) break;
+    }
+    perBed.set(bedKey, i);
+    return i < entries.length ? entries[i]! : null;
   };
 
   // 2. Pinned jobs first, on their printer.
@@ -464,31 +482,68 @@ export function planDispatch(
   }
 
   // 4. Loaded spools: each ready printer's best job for its spool, highest priority across the farm first.
+  // The two groups a printer's loaded spool serves, looked up once per printer and decision.
+  const loadedBuckets = new Map<string, readonly [Bucket | undefined, Bucket | undefined]>();
   const bestForLoaded = (printer: PlannerPrinter): Entry | null => {
     const spool = printer.loaded;
     if (!spool || !printsMaterial(printer, spool.material)) return null;
-    const a = firstFitting(queue.bucket(spool.material, spool.colour, printer.nozzleMm), printer);
-    const b = firstFitting(queue.bucket(spool.material, ANY_COLOUR, printer.nozzleMm), printer);
+    let groups = loadedBuckets.get(printer.id);
+    if (!groups) {
+      groups = [
+        queue.bucket(spool.material, spool.colour, printer.nozzleMm),
+        queue.bucket(spool.material, ANY_COLOUR, printer.nozzleMm),
+      ];
+      loadedBuckets.set(printer.id, groups);
+    }
+    const a = firstFitting(groups[0], printer);
+    const b = firstFitting(groups[1], printer);
     if (!a) return b;
     if (!b) return a;
     return before(a, b) ? a : b;
   };
-  const heap = new MinHeap<{ printer: PlannerPrinter; entry: Entry }>(
-    (x, y) => before(x.entry, y.entry) || (!before(y.entry, x.entry) && x.printer.id < y.printer.id),
-  );
-  for (const printer of ready) {
-    if (busyPrinters.has(printer.id)) continue;
-    const entry = bestForLoaded(printer);
-    if (entry) heap.push({ printer, entry });
+  // Printers with the same spool, nozzle and bed size see the same jobs in the same order: they are
+  // served as one class (its printers in `ready` order), so that many identical printers cost one
+  // heap entry, not one each that goes stale at every assignment.
+  interface PrinterClass {
+    readonly printers: PlannerPrinter[];
+    next: number;
+    entry: Entry | null;
   }
+  const classes = new Map<string, PrinterClass>();
+  for (const printer of ready) {
+    if (busyPrinters.has(printer.id) || !printer.loaded) continue;
+    const { bed, loaded } = printer;
+    const key = `${loaded.material}\u0000${loaded.colour}\u0000${nozzleKey(printer.nozzleMm)}\u0000${bed.x}x${bed.y}x${bed.z}`;
+    const cls = classes.get(key);
+    if (cls) cls.printers.push(printer);
+    else classes.set(key, { printers: [printer], next: 0, entry: null });
+  }
+  const heap = new MinHeap<PrinterClass>(
+    (x, y) =>
+      before(x.entry!, y.entry!) ||
+      (!before(y.entry!, x.entry!) && x.printers[x.next]!.id < y.printers[y.next]!.id),
+  );
+  /** The class's next printer that has a job for its spool (a printer may not print the loaded material). */
+  const advance = (cls: PrinterClass) => {
+    for (; cls.next < cls.printers.length; cls.next++) {
+      cls.entry = bestForLoaded(cls.printers[cls.next]!);
+      if (cls.entry) {
+        heap.push(cls);
+        return;
+      }
+    }
+  };
+  for (const cls of classes.values()) advance(cls);
   while (budget > 0 && heap.size > 0) {
-    const { printer, entry } = heap.pop()!;
-    if (taken.has(entry.job.id)) {
-      const next = bestForLoaded(printer);
-      if (next) heap.push({ printer, entry: next });
+    const cls = heap.pop()!;
+    const printer = cls.printers[cls.next]!;
+    if (taken.has(cls.entry!.job.id)) {
+      advance(cls);
       continue;
     }
-    assign(printer, entry, 'loaded-spool');
+    assign(printer, cls.entry!, 'loaded-spool');
+    cls.next += 1;
+    advance(cls);
   }
 
   const idlePrinters = () => ready.filter((p) => !busyPrinters.has(p.id) && bestForLoaded(p) === null);
