@@ -3,6 +3,7 @@ import { and, count, eq, inArray, isNull, like, sql } from 'drizzle-orm';
 import { order, orderEvent, orderItem, orderOutbox, webhookDelivery, webhookEndpoint } from '../../db/schema.ts';
 import { sweepOrderOutbox } from '../../jobs/order-outbox-jobs.ts';
 import type { OrderStatusChangeEvent } from './order-service.ts';
+import { createOrderRepository, type OrderListFilter, type OrderSummaryRow } from './order-repository.ts';
 import { addVariants, marketplaceOrder } from '../../../test/orders-fixtures.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 
@@ -488,6 +489,26 @@ describe('order lists: keyset (cursor) paging', () => {
     const searched = await walk(pager, '/api/orders?search=pg-1&limit=3');
     expect(searched.ids).toHaveLength(11); // PG-1, PG-10..PG-19
     expect(new Set(searched.ids).size).toBe(11);
+  });
+
+  it('finds the same pages whether a search is answered by walking the newest orders or by the index', async () => {
+    // A walk of only 3 newest orders: most pages fall back to the trigram index; a walk of
+    // 100,000 always finds the page by walking. Both must answer exactly what the other does.
+    const walking = createOrderRepository(t.context.db, { searchWindow: 100_000 });
+    const indexed = createOrderRepository(t.context.db, { searchWindow: 3 });
+    for (const search of ['pg-1', 'PG-2', 'maya', 'quasthoff', 'll-plain', 'zq-find', 'nothing-like-it', pager.email]) {
+      for (const ownerId of [pager.userId, null]) {
+        let after: readonly [string, string] | null = null;
+        for (let pageNo = 0; pageNo < 30; pageNo++) {
+          const filter: OrderListFilter = { ownerId, status: null, search, from: null, to: null, after, limit: 3 };
+          const a: OrderSummaryRow[] = await walking.list(filter);
+          const b: OrderSummaryRow[] = await indexed.list(filter);
+          expect(a.map((row) => row.order.id), `${search} ${ownerId} page ${pageNo}`).toEqual(b.map((row) => row.order.id));
+          if (a.length < 3) break;
+          after = [a.at(-1)!.placedKey, a.at(-1)!.order.id];
+        }
+      }
+    }
   });
 
   it('pages the admin view of every seller the same way, with the seller found by email', async () => {
