@@ -31,6 +31,37 @@ afterAll(async () => {
 });
 
 describe('order API and manual orders', () => {
+  it('a seller taken out of the beta finds their key and webhook on /account-settings, and revokes and removes them', async () => {
+    const leaver = await app.testApp.signUp({ role: 'beta', name: 'Leaving Seller' });
+    const created = await leaver.post('/api/api-keys', { name: 'Old storefront' });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    expect((await leaver.request('PUT', '/api/webhook-endpoint', { url: 'http://127.0.0.1:9/old-hooks' }, {})).status).toBe(200);
+    await app.testApp.context.users.setFlags(leaver.userId, { isBetaTester: false });
+    const list = () => fetch(`${app.baseUrl}/api/v1/orders`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    expect(await list()).toBe(403);
+
+    const page = await newPage(browser, app, leaver);
+    await page.goto('/account-settings');
+    const section = page.getByTestId('order-api-credentials');
+    await section.waitFor({ timeout: 20_000 });
+    const keys = section.getByTestId('api-keys-card');
+    expect(await keys.getByTestId('api-key-row').textContent()).toContain(key.slice(0, 12));
+    expect(await keys.getByRole('button', { name: 'Create key' }).count()).toBe(0); // creating needs the beta
+    await keys.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await keys.getByText('Revoked').waitFor({ timeout: 15_000 });
+    expect(await list()).toBe(401);
+
+    const hooks = section.getByTestId('webhook-endpoint-summary');
+    expect(await hooks.textContent()).toContain('http://127.0.0.1:9/old-hooks');
+    await hooks.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await hooks.waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await leaver.get('/api/webhook-endpoint')).status).toBe(404);
+    await page.context().close();
+  });
+
   it('creates an API key in the panel, shows it once, and the key places an order', async () => {
     const page = await newPage(browser, app, seller);
     await page.goto('/connect-store');
