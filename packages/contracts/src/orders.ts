@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from './countries.ts';
 import { pageSchema } from './paging.ts';
 
 /**
@@ -46,6 +47,18 @@ export const shippingAddressSchema = z
   .strict();
 export type ShippingAddress = z.infer<typeof shippingAddressSchema>;
 
+/**
+ * An address someone sends us (the order API, a manual order): the country must be an assigned
+ * ISO 3166-1 alpha-2 code. Stored and marketplace addresses are read with the looser shape above.
+ */
+export const shippingAddressInputSchema = shippingAddressSchema.extend({
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{2}$/, 'Country must be a two-letter ISO code like US')
+    .refine(isCountryCode, 'Country must be an ISO 3166-1 alpha-2 code like US (XX and other unassigned codes are refused)'),
+});
+
 export const orderItemInputSchema = z
   .object({
     sku: z.string().trim().min(1, 'Each item needs a SKU').max(100),
@@ -58,7 +71,7 @@ export const apiOrderInputSchema = z
   .object({
     externalId: z.string().trim().min(1).max(200),
     items: z.array(orderItemInputSchema).min(1).max(100),
-    shippingAddress: shippingAddressSchema,
+    shippingAddress: shippingAddressInputSchema,
   })
   .strict();
 export type ApiOrderInput = z.infer<typeof apiOrderInputSchema>;
@@ -67,7 +80,7 @@ export type ApiOrderInput = z.infer<typeof apiOrderInputSchema>;
 export const manualOrderInputSchema = z
   .object({
     items: z.array(orderItemInputSchema).min(1).max(100),
-    shippingAddress: shippingAddressSchema,
+    shippingAddress: shippingAddressInputSchema,
     note: z.string().trim().max(1000).default(''),
     targetUserId: z.string().max(100).optional(),
   })
