@@ -91,3 +91,31 @@ export function wavySlabStl(n: number, sizeMm = 200, heightMm = 20): Uint8Array 
   }
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
 }
+
+/**
+ * A closed cylinder of `n` tall slivers around (radius `r`, height `h`) with fan caps: 4n triangles,
+ * 2n + 2 vertices. n = 1,000,000 gives exactly the 4M triangle cap in a 200 MB binary STL: valid,
+ * within the build volume, but every sliver is cut by every layer plane (2M x 1,000 at 0.2 mm).
+ */
+export function sliverCylinderStl(n: number, r = 140, h = 200): Uint8Array {
+  const count = 4 * n;
+  const buf = Buffer.alloc(84 + 50 * count);
+  buf.writeUInt32LE(count, 80);
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
+  let o = 84;
+  const put = (x: number, y: number, z: number) => {
+    view.setFloat32(o, x, true);
+    view.setFloat32(o + 4, y, true);
+    view.setFloat32(o + 8, z, true);
+    o += 12;
+  };
+  for (let i = 0; i < n; i++) {
+    const a0 = (2 * Math.PI * i) / n, a1 = (2 * Math.PI * ((i + 1) % n)) / n;
+    const x0 = r * Math.cos(a0), y0 = r * Math.sin(a0), x1 = r * Math.cos(a1), y1 = r * Math.sin(a1);
+    o += 12; put(x0, y0, 0); put(x1, y1, 0); put(x1, y1, h); o += 2;
+    o += 12; put(x0, y0, 0); put(x1, y1, h); put(x0, y0, h); o += 2;
+    o += 12; put(0, 0, 0); put(x1, y1, 0); put(x0, y0, 0); o += 2;
+    o += 12; put(0, 0, h); put(x0, y0, h); put(x1, y1, h); o += 2;
+  }
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+}

@@ -131,11 +131,19 @@ describe('estimate work bounds (issue 10: layers x triangles had no bound)', () 
     expect(estimatePrint(few).layers).toBe(500);
   });
 
-  it('bounds the triangle-plane cuts (their memory) too', async () => {
-    // A closed 10 x 10 x 100 mm box has 8 side triangles spanning every layer: at 0.05 mm they
-    // cut 8 x 2,000 times, far under the bound; the bound is what a 4M-triangle mesh could reach.
-    const tower = await analyzeModel(boxStl(10, 10, 100));
-    expect(estimatePrint(tower, { layerHeightMm: 0.05 }).layers).toBe(2000);
+  it('bounds the triangle-plane cuts (their memory) too: triangles x layers', async () => {
+    // 2,100 slivers 400 mm tall (105 KB): inside the volume, 8,000 layers at 0.05 mm, but every
+    // sliver is cut by every plane: 16.8 M cuts (270 MB of segments) is past the bound.
+    const n = 2100;
+    const buf = Buffer.alloc(84 + 50 * n);
+    buf.writeUInt32LE(n, 80);
+    for (let i = 0; i < n; i++) [i * 0.1, 0, 0, i * 0.1 + 0.05, 0, 0, i * 0.1, 0, 400].forEach((v, k) => buf.writeFloatLE(v, 84 + 50 * i + 12 + k * 4));
+    const fan = await analyzeModel(new Uint8Array(buf));
+    const started = performance.now();
+    const error = refusal(() => estimatePrint(fan, { layerHeightMm: 0.05 }));
+    expect(error.code).toBe('too-complex');
+    expect(error.message).toContain('cuts its triangles more than 16,000,000 times');
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(MESH_LIMITS.maxLayerCuts * 16).toBeLessThanOrEqual(256 * 1024 * 1024);
   });
 });

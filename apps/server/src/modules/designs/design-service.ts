@@ -196,7 +196,12 @@ export function createDesignService(deps: DesignServiceDeps) {
     return toPrintConfigDto(config, item.design, await prices.get(), slicing.available);
   }
 
-  const loader = (key: string) => async () => new Uint8Array(await storage.readAll(key));
+  // The file's own memory, not a copy: the pool moves it to the model thread (a 200 MB STL once
+  // sat in memory three times over).
+  const loader = (key: string) => async () => {
+    const bytes = await storage.readAll(key);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
 
   async function estimateFor(item: DesignWithConfigs, settings: EstimateSettings[]) {
     const { design } = item;
