@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
 import { isInternalAddress, webhookUrlProblem } from './url-policy.ts';
 import { isRetryableStatus } from './webhook-delivery-service.ts';
 import { newWebhookSecret, signWebhook, verifyWebhook } from './webhook-signature.ts';
@@ -29,6 +31,16 @@ describe('webhook URL policy', () => {
   it('with local receivers allowed (ALLOW_LOCAL_WEBHOOK_RECEIVERS, for testing): http and local hosts are fine', () => {
     expect(webhookUrlProblem('http://127.0.0.1:8080/hooks', { allowLocal: true })).toBeNull();
     expect(webhookUrlProblem('ftp://example.com/x', { allowLocal: true })).not.toBeNull();
+  });
+});
+
+describe('ALLOW_LOCAL_WEBHOOK_RECEIVERS', () => {
+  it('is off unless set, and production refuses to start with it', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).allowLocalWebhookReceivers).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' }).allowLocalWebhookReceivers).toBe(true);
+    const production = { NODE_ENV: 'production', APP_SECRET: randomBytes(32).toString('hex'), PUBLIC_URL: 'https://print.example.com' };
+    expect(loadConfig(production).allowLocalWebhookReceivers).toBe(false);
+    expect(() => loadConfig({ ...production, ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' })).toThrow(/ALLOW_LOCAL_WEBHOOK_RECEIVERS: not allowed in production/);
   });
 });
 
