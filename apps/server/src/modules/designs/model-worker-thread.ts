@@ -16,6 +16,13 @@ export type WorkRequest =
 export type WorkError = { meshCode?: string; unprintable?: boolean; rangeError?: boolean; message: string };
 
 const cache = new Map<string, ModelAnalysis>();
+/**
+ * The cache is bounded by bytes too: three 4M-triangle analyses would keep ~1 GB per thread
+ * resident. The pool's mirror of the keys may then be stale; a thread without the key asks again.
+ */
+const CACHE_BYTES = 192 * 1024 * 1024;
+const sizeOf = (a: ModelAnalysis) =>
+  a.mesh.positions.byteLength + a.mesh.indices.byteLength + a.problems.reduce((n, p) => n + (p.triangles?.byteLength ?? 0), 0);
 
 async function analysisFor(request: WorkRequest): Promise<ModelAnalysis | null> {
   const cached = cache.get(request.key);
@@ -29,7 +36,13 @@ async function analysisFor(request: WorkRequest): Promise<ModelAnalysis | null> 
   // Right after analysis, before anything per layer: what no printer can print goes no further.
   if ('volumes' in request) refuseIfUnprintable(analysis, request.volumes);
   cache.set(request.key, analysis);
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  let bytes = 0;
+  for (const kept of cache.values()) bytes += sizeOf(kept);
+  while (cache.size > CACHE_SIZE || (cache.size > 0 && bytes > CACHE_BYTES)) {
+    const oldest = cache.keys().next().value!;
+    bytes -= sizeOf(cache.get(oldest)!);
+    cache.delete(oldest); // the analysis just made is still in use by this request
+  }
   return analysis;
 }
 
