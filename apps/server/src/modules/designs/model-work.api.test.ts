@@ -185,3 +185,25 @@ describe('model work budgets', () => {
     expect((await upload(seller, 'cube-again.stl', cube)).status).toBe(201);
   });
 });
+
+describe('the memory budget', () => {
+  let t: TestApp;
+  let seller: SignedInClient;
+  beforeAll(async () => {
+    t = await startTestApp({ MODEL_WORKERS: '1', MODEL_WORKER_HEAP_MB: '64' });
+    seller = await t.signUp({ name: 'Heavy Seller' });
+    expect((await upload(seller, 'warm-up.stl', cube)).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('ends a thread that runs out of its heap with a clear 413, replaces it, and the next job succeeds', async () => {
+    // 60,000 build items (3.7 MB): each is an object with its own sums on the JavaScript heap.
+    const { status, body } = await upload(seller, 'swarm.3mf', manyItems3mf(60_000, [0.5, 0.5, 0.5]));
+    expect(status).toBe(413);
+    expect(body.error).toContain('needs more than the 64 MB of memory a model may use');
+    expect(t.context.modelWorker.stats().replaced).toBe(1);
+    expect((await upload(seller, 'cube.stl', cube)).status).toBe(201);
+  });
+});
