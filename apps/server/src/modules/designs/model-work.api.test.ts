@@ -186,11 +186,11 @@ describe('model work budgets', () => {
   });
 });
 
-describe('the memory budget', () => {
+describe('the memory budget and the per-seller queue', () => {
   let t: TestApp;
   let seller: SignedInClient;
   beforeAll(async () => {
-    t = await startTestApp({ MODEL_WORKERS: '1', MODEL_WORKER_HEAP_MB: '64' });
+    t = await startTestApp({ MODEL_WORKERS: '1', MODEL_WORKER_HEAP_MB: '64', MODEL_QUEUE_PER_SELLER: '1' });
     seller = await t.signUp({ name: 'Heavy Seller' });
     expect((await upload(seller, 'warm-up.stl', cube)).status).toBe(201);
   });
@@ -205,5 +205,23 @@ describe('the memory budget', () => {
     expect(body.error).toContain('needs more than the 64 MB of memory a model may use');
     expect(t.context.modelWorker.stats().replaced).toBe(1);
     expect((await upload(seller, 'cube.stl', cube)).status).toBe(201);
+  });
+
+  it('answers 429 with Retry-After when a seller already has as many models waiting as allowed, and keeps nothing of it', async () => {
+    const slow = boxStl(60, 60, 40);
+    const before = storedFiles(t).length;
+    const running = upload(seller, 'slow-1.stl', slow);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = upload(seller, 'slow-2.stl', slow);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const form = new FormData();
+    form.append('file', new Blob([slow]), 'slow-3.stl');
+    const third = await fetch(new URL('/api/designs', seller.baseUrl), { method: 'POST', headers: { cookie: seller.cookieHeader(), origin: seller.baseUrl }, body: form });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('30');
+    expect(((await third.json()) as { error: string }).error).toContain('1 of your models are already waiting');
+    expect((await running).status).toBe(201);
+    expect((await waiting).status).toBe(201);
+    expect(storedFiles(t).length).toBe(before + 2);
   });
 });
