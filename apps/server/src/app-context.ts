@@ -18,7 +18,6 @@ import { createDesignRepository } from './modules/designs/design-repository.ts';
 import { createDesignService, type SlicingScheduler } from './modules/designs/design-service.ts';
 import type { FileStorage } from './modules/designs/file-storage.ts';
 import { createModelWorker } from './modules/designs/model-worker.ts';
-import { configuredBuildVolumes } from './modules/designs/build-volume.ts';
 import { createPriceTableRepository } from './modules/quotes/price-table-repository.ts';
 import { createProductRepository } from './modules/products/product-repository.ts';
 import { createProductService } from './modules/products/product-service.ts';
@@ -38,6 +37,10 @@ import { createWebhookIntakeService } from './modules/shops/webhook-intake-servi
 import { createSecretBox } from './platform/secret-box.ts';
 import { createOrderApiModule } from './modules/order-api/order-api-module.ts';
 import { createJobsAdminService } from './modules/jobs-admin/jobs-admin-service.ts';
+import { createPrinterRepository } from './modules/production/printer-repository.ts';
+import { createPrinterService, printerBuildVolumes } from './modules/production/printer-service.ts';
+import { createPrinterDriverFactory } from './integrations/printer-drivers/printer-drivers.ts';
+import { createSimulatedPrinterFarm } from './integrations/simulated-printer/simulated-printer.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -63,6 +66,13 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     },
   });
   const { storage } = runtime;
+  // print farm (issue 11): the printers table (connections sealed like shop tokens) and one driver
+  // factory per process, with this process's simulated printers. Loopback printer hosts stay refused.
+  const printerRepository = createPrinterRepository(db, createSecretBox(config.appSecret));
+  const simulatedPrinters = createSimulatedPrinterFarm();
+  // What an upload must fit: the active printers' build volumes; MAX_BUILD_VOLUME_MM while none is active.
+  const buildVolumes = printerBuildVolumes(printerRepository, config.models.maxBuildVolumeMm);
+  const printerDrivers = createPrinterDriverFactory({ policy: { allowLoopback: false }, simulatedFarm: simulatedPrinters });
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
   // Model work: a small pool of threads with per-job time and memory budgets and per-seller fair
@@ -72,7 +82,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     jobTimeoutMs: config.models.jobTimeoutMs,
     heapMb: config.models.workerHeapMb,
     maxQueuedPerSeller: config.models.maxQueuedPerSeller,
-    buildVolumes: configuredBuildVolumes(config.models.maxBuildVolumeMm),
+    buildVolumes,
   });
   const productRepository = createProductRepository(db);
   const designs = createDesignService({
@@ -189,6 +199,11 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     tracking,
     shopConnectors,
     shops,
+    printers: createPrinterService({ repository: printerRepository, drivers: printerDrivers, audit }),
+    printerRepository,
+    simulatedPrinters,
+    /** The designs module's BuildVolumes port, answered from the farm. */
+    buildVolumes,
     /** The model worker pool (its stats are read by tests and the bench). */
     modelWorker,
     /** Stops background threads; the database is closed by whoever opened it. */

@@ -84,6 +84,7 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
     await context.sessions.deleteAllOf(created.user.id);
   }
   await context.accounts.grantConfiguredAdmins([DEMO_ACCOUNTS.admin.email]);
+  await seedDemoFarm(context);
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
   if (!sellerId) return;
   await context.users.setFlags(sellerId, { isBetaTester: true });
@@ -126,6 +127,41 @@ async function seedDemoShop(context: AppContext, sellerId: string): Promise<void
   const shop = await context.shops.connectSandbox(sellerId);
   await context.shops.sync(shop.id, { listings: false, orders: true });
   await context.shops.simulateOrder(actor, shop.id, false);
+}
+
+/**
+ * The demo print farm (issue 11): five simulated printers of mixed build volumes with spools of
+ * mixed materials and colours, so the admin's /admin-printers is not empty and uploads are checked
+ * against a real farm. Only when the farm has no printer at all, so a restart (or an admin who
+ * retired them) adds nothing.
+ */
+export const DEMO_PRINTERS = [
+  { name: 'Mini 1', model: 'Simulated 180', size: [180, 180, 180], nozzle: 0.4, tags: ['small'], speed: 120, spool: ['PLA', 'Signal white', '#f4f4f4', 820] },
+  { name: 'MK4 1', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 120, spool: ['PLA', 'Galaxy black', '#1c1c1e', 640] },
+  { name: 'MK4 2', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 120, spool: ['PETG', 'Ocean blue', '#1e88e5', 450] },
+  { name: 'Core 256', model: 'Simulated 256', size: [256, 256, 256], nozzle: 0.4, tags: ['enclosed'], speed: 120, spool: ['ASA', 'Traffic red', '#c62828', 900] },
+  { name: 'Big 350', model: 'Simulated 350', size: [350, 350, 350], nozzle: 0.6, tags: ['large', 'enclosed'], speed: 120, spool: ['PETG', 'Forest green', '#2e7d32', 210] },
+] as const;
+
+async function seedDemoFarm(context: AppContext): Promise<void> {
+  if ((await context.printerRepository.count()) > 0) return;
+  const adminId = await context.users.findIdByEmail(DEMO_ACCOUNTS.admin.email);
+  const actor = { id: adminId ?? 'demo-data', requestId: 'demo-data' };
+  for (const p of DEMO_PRINTERS) {
+    const created = await context.printers.create(actor, {
+      name: p.name,
+      model: p.model,
+      buildVolumeMm: { x: p.size[0], y: p.size[1], z: p.size[2] },
+      nozzleMm: p.nozzle,
+      tags: [...p.tags],
+      connection: { kind: 'simulated', speedFactor: p.speed, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: p.model },
+    });
+    const [material, colourName, colourHex, gramsLeft] = p.spool;
+    await context.printers.setSpools(actor, created.id, [
+      { material, colourName, colourHex, gramsLeft, loaded: true },
+      { material: 'PLA', colourName: 'Sunflower yellow', colourHex: '#f9a825', gramsLeft: 1000, loaded: false },
+    ]);
+  }
 }
 
 async function takeDemoPassword(context: AppContext, userId: string, password: string): Promise<void> {

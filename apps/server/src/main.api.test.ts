@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, startTestApp, TestClient } from '../test/test-app.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORDS_FILE, demoPasswords, readDemoPasswords, seedDemoData } from './demo-data.ts';
+import { DEMO_ACCOUNTS, DEMO_PRINTERS, DEMO_PASSWORDS_FILE, demoPasswords, readDemoPasswords, seedDemoData } from './demo-data.ts';
 
 /** The demo passwords every install had before they were made per installation (issue 10, finding 0). */
 const OLD_FIXED_PASSWORDS = { seller: 'demo-seller-print-farm', admin: 'demo-admin-print-farm' };
@@ -170,5 +170,9 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     expect(readDemoPasswords(dataDir)).toEqual(passwords);
     await seedDemoData(t.context, demoPasswords(dataDir));
     expect((await owner.get('/api/me')).status).toBe(200);
+    // The demo farm (issue 11): made once, with its spools; a restart adds no printer.
+    const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
+    expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
+    expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
   });
 });

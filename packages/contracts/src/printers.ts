@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILAMENT_TYPES } from './pricing.ts';
 
 /**
  * Printers of the print farm (issue 11): how Layerline talks to each printer, and what it reads
@@ -52,7 +53,7 @@ export const printerBaseUrlSchema = z
 /** A printable API key or password: no control characters (they would break a header). */
 const headerSecret = (label: string) =>
   z
-    .string()
+    .string({ message: `Enter the ${label}` })
     .min(1, `Enter the ${label}`)
     .max(256)
     .regex(/^[\x20-\x7e]+$/, `The ${label} may contain only printable ASCII characters`);
@@ -186,3 +187,130 @@ export const PRINTER_FAILURE_KINDS = [
   'not_allowed',
 ] as const;
 export type PrinterFailureKind = (typeof PRINTER_FAILURE_KINDS)[number];
+
+// ── The farm's printers as data: the admin API (/api/admin/printers) and page (/admin-printers) ──
+
+/** active: may be dispatched to; paused: kept out for now; retired: kept for history, never used again. */
+export const PRINTER_ADMIN_STATUSES = ['active', 'paused', 'retired'] as const;
+export type PrinterAdminStatus = (typeof PRINTER_ADMIN_STATUSES)[number];
+
+/** Filament materials a spool can hold (the price table's filament types). */
+export const SPOOL_MATERIALS = FILAMENT_TYPES;
+
+export const spoolSchema = z
+  .object({
+    material: z.enum(SPOOL_MATERIALS, { message: 'Choose a material: PLA, PETG, ABS, ASA, TPU or Nylon' }),
+    colourName: z.string().trim().min(1, 'Name the colour').max(60),
+    colourHex: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'A colour like #1e88e5'),
+    gramsLeft: z.number().int('Whole grams').min(0, 'Grams left cannot be negative').max(20_000),
+    /** The spool in the toolhead now (at most one per printer); the others wait beside it (AMS, MMU). */
+    loaded: z.boolean().default(false),
+  })
+  .strict();
+export type PrinterSpool = z.infer<typeof spoolSchema>;
+
+export const printerSpoolsInputSchema = z
+  .object({
+    spools: z
+      .array(spoolSchema)
+      .max(16, 'At most 16 spools per printer')
+      .refine((spools) => spools.filter((s) => s.loaded).length <= 1, {
+        message: 'Only one spool can be loaded at a time',
+      }),
+  })
+  .strict();
+export type PrinterSpoolsInput = z.input<typeof printerSpoolsInputSchema>;
+
+const buildAxis = (axis: string) =>
+  z
+    .number({ message: `Enter the build volume’s ${axis} in mm` })
+    .min(10, `The build volume’s ${axis} must be at least 10 mm`)
+    .max(2000, `The build volume’s ${axis} can be at most 2000 mm`);
+
+const printerFields = {
+  name: z.string().trim().min(1, 'Enter a name').max(100),
+  model: z.string().trim().max(100).default(''),
+  buildVolumeMm: z.object({ x: buildAxis('x'), y: buildAxis('y'), z: buildAxis('z') }).strict(),
+  nozzleMm: z
+    .number({ message: 'Enter the nozzle diameter in mm' })
+    .min(0.1, 'The nozzle diameter must be between 0.1 and 2 mm')
+    .max(2, 'The nozzle diameter must be between 0.1 and 2 mm'),
+  tags: z
+    .array(z.string().trim().min(1).max(40).regex(/^[^,]+$/, 'A tag may not contain a comma'))
+    .max(20, 'At most 20 tags')
+    .default([]),
+};
+
+/** Creating a printer: the whole connection, secrets included. */
+export const printerCreateInputSchema = z.object({ ...printerFields, connection: printerConnectionSchema }).strict();
+export type PrinterCreateInput = z.input<typeof printerCreateInputSchema>;
+
+/**
+ * Editing a printer: the same fields, but the secret may be left out (an empty form field) to keep
+ * the one stored, when the kind (and PrusaLink's auth kind) is unchanged. The server merges, then
+ * checks the result against `printerConnectionSchema`.
+ */
+export const printerConnectionUpdateSchema = z.discriminatedUnion('kind', [
+  octoprintConnectionSchema.extend({ apiKey: octoprintConnectionSchema.shape.apiKey.optional() }),
+  moonrakerConnectionSchema,
+  prusalinkConnectionSchema.extend({
+    auth: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('api-key'), apiKey: z.string().max(256).optional() }).strict(),
+      z.object({ kind: z.literal('digest'), username: z.string().max(256), password: z.string().max(256).optional() }).strict(),
+    ]),
+  }),
+  simulatedConnectionSchema,
+]);
+export const printerUpdateInputSchema = z.object({ ...printerFields, connection: printerConnectionUpdateSchema }).strict();
+export type PrinterUpdateInput = z.input<typeof printerUpdateInputSchema>;
+
+/** A connection as the API shows it: every secret taken out (`secretSet` says whether one is stored). */
+export const printerConnectionViewSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('octoprint'), baseUrl: z.string() }),
+  z.object({ kind: z.literal('moonraker'), baseUrl: z.string() }),
+  z.object({
+    kind: z.literal('prusalink'),
+    baseUrl: z.string(),
+    storage: z.string(),
+    auth: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('api-key') }),
+      z.object({ kind: z.literal('digest'), username: z.string() }),
+    ]),
+  }),
+  simulatedConnectionSchema,
+]);
+export type PrinterConnectionView = z.infer<typeof printerConnectionViewSchema>;
+
+export const printerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  model: z.string(),
+  buildVolumeMm: z.object({ x: z.number(), y: z.number(), z: z.number() }),
+  nozzleMm: z.number(),
+  status: z.enum(PRINTER_ADMIN_STATUSES),
+  tags: z.array(z.string()),
+  connection: printerConnectionViewSchema,
+  /** Whether an API key or password is stored for this connection (it is never returned). */
+  secretSet: z.boolean(),
+  spools: z.array(spoolSchema),
+  /** What the printer said last (Test connection now, the poller later), and when; null before. */
+  lastState: printerStatusSchema.nullable(),
+  lastStateAt: z.string().nullable(),
+  /** The last failure to reach it, in words, or null. */
+  lastError: z.string().nullable(),
+  bedConfirmedClear: z.boolean(),
+  bedConfirmedBy: z.string().nullable(),
+  bedConfirmedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Printer = z.infer<typeof printerSchema>;
+
+export const printerTestResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), identity: printerIdentitySchema, status: printerStatusSchema.nullable() }),
+  z.object({
+    ok: z.literal(false),
+    failure: z.object({ kind: z.enum(PRINTER_FAILURE_KINDS), message: z.string(), status: z.number().optional() }),
+  }),
+]);
+export type PrinterTestResult = z.infer<typeof printerTestResultSchema>;

@@ -659,3 +659,42 @@ export const inboundWebhook = pgTable(
   },
   (table) => [index('inbound_webhook_received_idx').on(table.receivedAt)],
 );
+
+/**
+ * A printer of the print farm (issue 11; docs/printers.md). Never deleted while a print job could
+ * name it: an admin retires it instead (status 'retired'), and it stays for history. The connection
+ * (kind-specific: address, API key or password, or the simulated printer's settings) is sealed as one
+ * JSON value with the secret box, bound to this table, the row and the purpose; only its kind is in
+ * clear. Spools are a small JSON list (PrinterSpool, at most 16) replaced as a whole.
+ */
+export const printer = pgTable(
+  'printer',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    model: text('model').notNull().default(''),
+    buildXMm: doublePrecision('build_x_mm').notNull(),
+    buildYMm: doublePrecision('build_y_mm').notNull(),
+    buildZMm: doublePrecision('build_z_mm').notNull(),
+    nozzleMm: doublePrecision('nozzle_mm').notNull(),
+    /** active | paused | retired */
+    status: text('status').notNull().default('active'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    connectionKind: text('connection_kind').notNull(),
+    connectionEnc: text('connection_enc').notNull(),
+    spools: jsonb('spools')
+      .$type<{ material: string; colourName: string; colourHex: string; gramsLeft: number; loaded: boolean }[]>()
+      .notNull()
+      .default([]),
+    /** The printer's last reported status (PrinterStatus) and when; the poller keeps it fresh. */
+    lastState: jsonb('last_state').$type<unknown>(),
+    lastStateAt: timestamp('last_state_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    bedConfirmedClear: boolean('bed_confirmed_clear').notNull().default(false),
+    bedConfirmedBy: text('bed_confirmed_by').references(() => user.id, { onDelete: 'set null' }),
+    bedConfirmedAt: timestamp('bed_confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('printer_status_idx').on(table.status, table.name)],
+);

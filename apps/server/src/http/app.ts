@@ -23,6 +23,7 @@ import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
 import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts';
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
+import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -137,6 +138,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   // Marketplace webhooks: their own scope, raw JSON bodies (signatures), no session.
   await registerWebhookIntakeRoutes(app, { webhookIntake: context.webhookIntake });
   registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
+  registerPrinterRoutes(app, { printers: context.printers });
   registerShopRoutes(app, { shops: context.shops, publicUrl: config.publicUrl });
   registerOrderRoutes(app, {
     orders: context.orders,

@@ -258,10 +258,33 @@ const MATRIX: readonly Entry[] = [
   // PENDING (being added): the jobs page and retrying a dead letter (an unknown id: 404 for admins).
   { method: 'GET', url: '/api/admin/jobs', access: 'admin', sample: () => ({ url: '/api/admin/jobs' }) },
   { method: 'POST', url: '/api/admin/jobs/dead-letters/:id/retry', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/jobs/dead-letters/${RANDOM_UUID}/retry` }), noMassAssignment: 'no body' },
+  // the print farm's printers (issue 11): admins only; a simulated printer made for the matrix (retire: a fresh one each time).
+  { method: 'GET', url: '/api/admin/printers', access: 'admin', sample: () => ({ url: '/api/admin/printers' }) },
+  { method: 'POST', url: '/api/admin/printers', access: 'admin', sample: () => ({ url: '/api/admin/printers', body: MATRIX_PRINTER }) },
+  { method: 'GET', url: '/api/admin/printers/:id', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}` }) },
+  { method: 'PUT', url: '/api/admin/printers/:id', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}`, body: MATRIX_PRINTER }) },
+  { method: 'POST', url: '/api/admin/printers/:id/pause', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/pause` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/printers/:id/resume', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/resume` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/printers/:id/retire', access: 'admin', fresh: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter(true)}/retire` }), noMassAssignment: 'no body' },
+  {
+    method: 'PUT', url: '/api/admin/printers/:id/spools', access: 'admin',
+    sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/spools`, body: { spools: [{ material: 'PLA', colourName: 'White', colourHex: '#ffffff', gramsLeft: 500, loaded: true }] } }),
+  },
+  { method: 'POST', url: '/api/admin/printers/:id/test', access: 'admin', readOnly: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/test` }), noMassAssignment: 'no body' },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
 const PENDING_ROUTES = new Set<string>();
+
+const MATRIX_PRINTER = { name: 'Matrix printer', buildVolumeMm: { x: 250, y: 210, z: 210 }, nozzleMm: 0.4, connection: { kind: 'simulated' } };
+let matrixPrinterId: Promise<string> | undefined;
+/** A printer for the printer routes, made once through the service (or a new one for routes that retire it). */
+function matrixPrinter(fresh = false): Promise<string> {
+  const make = async () => (await t.context.printers.create({ id: admin.userId }, { ...MATRIX_PRINTER, model: '', tags: [], connection: { kind: 'simulated', speedFactor: 60, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: 'Matrix' } })).id;
+  if (fresh) return make();
+  matrixPrinterId ??= make();
+  return matrixPrinterId;
+}
 
 const MASS_FIELDS: Record<string, unknown> = { role: 'admin', ownerId: 'someone-else', userId: 'someone-else', isAdmin: true, commissionRate: 0.99 };
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,0 +1,109 @@
+import { asc, eq } from 'drizzle-orm';
+import { printerConnectionSchema, type PrinterConnection, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import type { Database } from '../../db/client.ts';
+import { printer } from '../../db/schema.ts';
+import type { SecretBox } from '../../platform/secret-box.ts';
+
+export type PrinterRow = typeof printer.$inferSelect;
+
+export interface PrinterFields {
+  readonly name: string;
+  readonly model: string;
+  readonly buildVolumeMm: { readonly x: number; readonly y: number; readonly z: number };
+  readonly nozzleMm: number;
+  readonly tags: readonly string[];
+  readonly connection: PrinterConnection;
+}
+
+/**
+ * The farm's printers. The connection is sealed as one JSON value with the secret box, bound to
+ * the table, the row and its purpose (printers have no owner: the farm is the owner), like shop
+ * tokens: a sealed value copied to another row does not open.
+ */
+export function createPrinterRepository(db: Database, box: SecretBox) {
+  const context = (rowId: string) => ({ table: 'printer', rowId, ownerId: 'farm', purpose: 'connection' });
+  const seal = (rowId: string, connection: PrinterConnection) => box.seal(JSON.stringify(connection), context(rowId));
+  const columns = (fields: PrinterFields) => ({
+    name: fields.name,
+    model: fields.model,
+    buildXMm: fields.buildVolumeMm.x,
+    buildYMm: fields.buildVolumeMm.y,
+    buildZMm: fields.buildVolumeMm.z,
+    nozzleMm: fields.nozzleMm,
+    tags: [...fields.tags],
+    connectionKind: fields.connection.kind,
+  });
+
+  return {
+    async list(): Promise<PrinterRow[]> {
+      return db.select().from(printer).orderBy(asc(printer.name), asc(printer.id));
+    },
+
+    async find(id: string): Promise<PrinterRow | undefined> {
+      const [row] = await db.select().from(printer).where(eq(printer.id, id));
+      return row;
+    },
+
+    async create(fields: PrinterFields, spools: readonly PrinterSpool[] = []): Promise<PrinterRow> {
+      const id = crypto.randomUUID();
+      const [row] = await db
+        .insert(printer)
+        .values({ id, ...columns(fields), connectionEnc: seal(id, fields.connection), spools: [...spools] })
+        .returning();
+      return row!;
+    },
+
+    async update(id: string, fields: PrinterFields): Promise<PrinterRow | undefined> {
+      const [row] = await db
+        .update(printer)
+        .set({ ...columns(fields), connectionEnc: seal(id, fields.connection), updatedAt: new Date() })
+        .where(eq(printer.id, id))
+        .returning();
+      return row;
+    },
+
+    async setStatus(id: string, status: 'active' | 'paused' | 'retired'): Promise<PrinterRow | undefined> {
+      const [row] = await db.update(printer).set({ status, updatedAt: new Date() }).where(eq(printer.id, id)).returning();
+      return row;
+    },
+
+    async setSpools(id: string, spools: readonly PrinterSpool[]): Promise<PrinterRow | undefined> {
+      const [row] = await db
+        .update(printer)
+        .set({ spools: [...spools], updatedAt: new Date() })
+        .where(eq(printer.id, id))
+        .returning();
+      return row;
+    },
+
+    /** What the printer said last: a status (and no error), or an error in words (the state kept). */
+    async recordState(id: string, state: { status: PrinterStatus } | { error: string }): Promise<PrinterRow | undefined> {
+      const set =
+        'status' in state
+          ? { lastState: state.status, lastStateAt: new Date(), lastError: null }
+          : { lastError: state.error, lastStateAt: new Date() };
+      const [row] = await db.update(printer).set(set).where(eq(printer.id, id)).returning();
+      return row;
+    },
+
+    /** The stored connection, opened (throws SecretBoxError when it does not belong to this row). */
+    connection(row: PrinterRow): PrinterConnection {
+      return printerConnectionSchema.parse(JSON.parse(box.open(row.connectionEnc, context(row.id))));
+    },
+
+    /** Build volumes of the active printers (for the designs module's BuildVolumes). */
+    async volumes(): Promise<[number, number, number][]> {
+      const rows = await db
+        .select({ x: printer.buildXMm, y: printer.buildYMm, z: printer.buildZMm })
+        .from(printer)
+        .where(eq(printer.status, 'active'));
+      return rows.map((r) => [r.x, r.y, r.z]);
+    },
+
+    async count(): Promise<number> {
+      return (await db.select({ id: printer.id }).from(printer)).length;
+    },
+  };
+}
+
+export type PrinterRepository = ReturnType<typeof createPrinterRepository>;

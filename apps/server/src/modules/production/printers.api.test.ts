@@ -1,0 +1,240 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { auditLog, printer } from '../../db/schema.ts';
+
+/**
+ * The farm's printers as data (issue 11, item 1): admin CRUD, pause/resume/retire, spools, the
+ * sealed connection (never returned, kept when the form leaves it empty), Test connection against
+ * the simulated printer and against addresses that cannot answer, and the designs module's build
+ * volumes answered from the active printers. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ */
+
+let t: TestApp;
+let admin: SignedInClient;
+let seller: SignedInClient;
+
+const SECRET = 'octo-key-SECRET-4b1d9e';
+const octoprint = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Prusa MK4 #1',
+  model: 'Original Prusa MK4',
+  buildVolumeMm: { x: 250, y: 210, z: 220 },
+  nozzleMm: 0.4,
+  tags: ['enclosed'],
+  connection: { kind: 'octoprint', baseUrl: 'http://printer.invalid', apiKey: SECRET },
+  ...overrides,
+});
+const simulated = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Sim 180',
+  buildVolumeMm: { x: 180, y: 180, z: 180 },
+  nozzleMm: 0.4,
+  connection: { kind: 'simulated', speedFactor: 120 },
+  ...overrides,
+});
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [admin, seller] = await Promise.all([t.signUp({ role: 'admin' }), t.signUp({ role: 'beta' })]);
+}, 60_000);
+afterAll(async () => t?.close());
+
+describe('printers (admin API)', () => {
+  it('answers the build volume from the configured maximum while no printer is active', async () => {
+    expect(await t.context.printerRepository.volumes()).toEqual([]);
+    // startTestApp's configuration (MAX_BUILD_VOLUME_MM default).
+    expect(await buildVolumes()).toEqual([t.context.config.models.maxBuildVolumeMm]);
+  });
+
+  it('creates a printer with its secret sealed at rest and never returned', async () => {
+    const created = await admin.post('/api/admin/printers', octoprint());
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: 'Prusa MK4 #1',
+      status: 'active',
+      buildVolumeMm: { x: 250, y: 210, z: 220 },
+      connection: { kind: 'octoprint', baseUrl: 'http://printer.invalid' },
+      secretSet: true,
+      spools: [],
+      lastState: null,
+      bedConfirmedClear: false,
+    });
+    expect(JSON.stringify(created.body)).not.toContain(SECRET);
+    expect(created.body.connection).not.toHaveProperty('apiKey');
+
+    const [row] = await t.context.db.select().from(printer).where(eq(printer.id, created.body.id));
+    expect(row!.connectionKind).toBe('octoprint');
+    expect(JSON.stringify(row)).not.toContain(SECRET);
+    expect(row!.connectionEnc).toMatch(/^v1\./);
+    // Bound to its row: the sealed value copied to another printer does not open.
+    const other = await admin.post('/api/admin/printers', simulated({ name: 'Copy target' }));
+    const [otherRow] = await t.context.db.select().from(printer).where(eq(printer.id, other.body.id));
+    expect(() => t.context.printerRepository.connection({ ...otherRow!, connectionEnc: row!.connectionEnc })).toThrow(/integrity/);
+    expect(t.context.printerRepository.connection(row!)).toMatchObject({ kind: 'octoprint', apiKey: SECRET });
+
+    const listed = await admin.get('/api/admin/printers');
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((p: { id: string }) => p.id)).toContain(created.body.id);
+    expect(JSON.stringify(listed.body)).not.toContain(SECRET);
+    const one = await admin.get(`/api/admin/printers/${created.body.id}`);
+    expect(one.body).toEqual(created.body);
+
+    const [entry] = await t.context.db.select().from(auditLog).where(eq(auditLog.action, 'printer.create')).limit(1);
+    expect(entry).toBeDefined();
+    expect(JSON.stringify(entry)).not.toContain(SECRET);
+  });
+
+  it('keeps the stored secret when an edit leaves it empty, and replaces it when one is entered', async () => {
+    const created = await admin.post('/api/admin/printers', octoprint({ name: 'Keep secret' }));
+    const edited = await put(admin, `/api/admin/printers/${created.body.id}`, {
+      ...octoprint({ name: 'Kept secret', nozzleMm: 0.6 }),
+      connection: { kind: 'octoprint', baseUrl: 'http://printer2.invalid' },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'Kept secret', nozzleMm: 0.6, connection: { baseUrl: 'http://printer2.invalid' }, secretSet: true });
+    const stored = async () => {
+      const [row] = await t.context.db.select().from(printer).where(eq(printer.id, created.body.id));
+      return t.context.printerRepository.connection(row!);
+    };
+    expect(await stored()).toMatchObject({ apiKey: SECRET });
+
+    await put(admin, `/api/admin/printers/${created.body.id}`, { ...octoprint(), connection: { kind: 'octoprint', baseUrl: 'http://printer2.invalid', apiKey: 'new-key' } });
+    expect(await stored()).toMatchObject({ apiKey: 'new-key' });
+
+    // Another kind needs its own secret: nothing to keep.
+    const switched = await put(admin, `/api/admin/printers/${created.body.id}`, {
+      ...octoprint(),
+      connection: { kind: 'prusalink', baseUrl: 'http://mk4.invalid', auth: { kind: 'api-key' } },
+    });
+    expect(switched.status).toBe(422);
+    expect(switched.body.error).toBe('connection.auth.apiKey: Enter the API key');
+  });
+
+  it('refuses bad input with readable messages', async () => {
+    const cases: [Record<string, unknown>, number, RegExp][] = [
+      [octoprint({ name: '' }), 400, /name: Enter a name/],
+      [octoprint({ buildVolumeMm: { x: 5, y: 210, z: 220 } }), 400, /buildVolumeMm\.x: The build volume’s x must be at least 10 mm/],
+      [octoprint({ nozzleMm: 7 }), 400, /nozzleMm: The nozzle diameter must be between 0.1 and 2 mm/],
+      [octoprint({ connection: { kind: 'octoprint', baseUrl: 'ftp://printer', apiKey: 'k' } }), 400, /must start with http/],
+      [octoprint({ connection: { kind: 'octoprint', baseUrl: 'http://printer' } }), 400, /apiKey/],
+      [octoprint({ connection: { kind: 'fax', baseUrl: 'http://printer' } }), 400, /connection/],
+      [octoprint({ ownerId: 'x' }), 400, /./],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await admin.post('/api/admin/printers', body);
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expect(response.body.error).toMatch(message);
+    }
+    const missing = await admin.get('/api/admin/printers/00000000-0000-4000-8000-000000000000');
+    expect(missing).toMatchObject({ status: 404, body: { error: 'Printer not found' } });
+    const badId = await admin.get('/api/admin/printers/not-a-uuid');
+    expect(badId.status).toBe(400);
+  });
+
+  it('sets spools, refusing two loaded at once and unknown materials', async () => {
+    const created = await admin.post('/api/admin/printers', simulated({ name: 'Spool holder' }));
+    const spools = [
+      { material: 'PLA', colourName: 'Signal white', colourHex: '#f4f4f4', gramsLeft: 820, loaded: true },
+      { material: 'PETG', colourName: 'Ocean blue', colourHex: '#1e88e5', gramsLeft: 300 },
+    ];
+    const set = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools });
+    expect(set.status).toBe(200);
+    expect(set.body.spools).toEqual([spools[0], { ...spools[1], loaded: false }]);
+
+    const twoLoaded = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: spools.map((s) => ({ ...s, loaded: true })) });
+    expect(twoLoaded.status).toBe(400);
+    expect(twoLoaded.body.error).toMatch(/Only one spool can be loaded at a time/);
+    const wood = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: [{ ...spools[0], material: 'Wood' }] });
+    expect(wood.status).toBe(400);
+    expect(wood.body.error).toMatch(/Choose a material/);
+    const negative = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: [{ ...spools[0], gramsLeft: -1 }] });
+    expect(negative.body.error).toMatch(/Grams left cannot be negative/);
+  });
+
+  it('pauses, resumes and retires; a retired printer is kept and cannot be changed', async () => {
+    const created = await admin.post('/api/admin/printers', simulated({ name: 'Lifecycle' }));
+    const id = created.body.id as string;
+    expect((await admin.post(`/api/admin/printers/${id}/pause`)).body.status).toBe('paused');
+    expect((await admin.post(`/api/admin/printers/${id}/resume`)).body.status).toBe('active');
+    const retired = await admin.post(`/api/admin/printers/${id}/retire`);
+    expect(retired).toMatchObject({ status: 200, body: { status: 'retired' } });
+    expect((await admin.get(`/api/admin/printers/${id}`)).body.status).toBe('retired');
+    const resume = await admin.post(`/api/admin/printers/${id}/resume`);
+    expect(resume.status).toBe(409);
+    expect(resume.body.error).toMatch(/retired/);
+    expect((await put(admin, `/api/admin/printers/${id}`, simulated())).status).toBe(409);
+    const actions = (await t.context.db.select().from(auditLog)).filter((e) => (e.detail as { printerId?: string }).printerId === id).map((e) => e.action);
+    expect(actions.sort()).toEqual(['printer.create', 'printer.pause', 'printer.resume', 'printer.retire']);
+  });
+
+  it('tests the connection of a simulated printer and records its state', async () => {
+    const created = await admin.post('/api/admin/printers', simulated({ name: 'Sim test' }));
+    const result = await admin.post(`/api/admin/printers/${created.body.id}/test`);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ ok: true, identity: { kind: 'simulated' }, status: { state: 'idle' } });
+    const after = await admin.get(`/api/admin/printers/${created.body.id}`);
+    expect(after.body).toMatchObject({ lastState: { state: 'idle' }, lastError: null });
+    expect(after.body.lastStateAt).not.toBeNull();
+
+    const offline = await admin.post('/api/admin/printers', simulated({ name: 'Sim offline', connection: { kind: 'simulated', offline: true } }));
+    const failed = await admin.post(`/api/admin/printers/${offline.body.id}/test`);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
+  });
+
+  it('answers an unreachable or refused address in words, not a 500', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['http://printer.invalid', 'unreachable', /./],
+      ['http://169.254.169.254', 'not_allowed', /link-local/],
+      ['http://127.0.0.1:7125', 'not_allowed', /this server itself/],
+    ];
+    for (const [baseUrl, kind, message] of cases) {
+      const created = await admin.post('/api/admin/printers', octoprint({ name: `Unreachable ${kind}`, connection: { kind: 'octoprint', baseUrl, apiKey: SECRET } }));
+      const result = await admin.post(`/api/admin/printers/${created.body.id}/test`);
+      expect(result.status, baseUrl).toBe(200);
+      expect(result.body.ok).toBe(false);
+      expect(result.body.failure.kind, baseUrl).toBe(kind);
+      expect(result.body.failure.message).toMatch(message);
+      expect(result.body.failure.message).not.toContain(SECRET);
+      const after = await admin.get(`/api/admin/printers/${created.body.id}`);
+      expect(after.body.lastError).toBe(result.body.failure.message);
+    }
+  }, 60_000);
+
+  it('refuses sellers and signed-out callers', async () => {
+    const created = await admin.post('/api/admin/printers', simulated({ name: 'Forbidden' }));
+    const id = created.body.id as string;
+    const calls = [
+      () => seller.get('/api/admin/printers'),
+      () => seller.post('/api/admin/printers', simulated()),
+      () => seller.get(`/api/admin/printers/${id}`),
+      () => put(seller, `/api/admin/printers/${id}`, simulated()),
+      () => seller.post(`/api/admin/printers/${id}/pause`),
+      () => seller.post(`/api/admin/printers/${id}/retire`),
+      () => put(seller, `/api/admin/printers/${id}/spools`, { spools: [] }),
+      () => seller.post(`/api/admin/printers/${id}/test`),
+    ];
+    for (const call of calls) expect((await call()).status).toBe(403);
+    expect((await t.client().get('/api/admin/printers')).status).toBe(401);
+    expect((await admin.get(`/api/admin/printers/${id}`)).body.status).toBe('active');
+  });
+
+  it('answers the build volumes from the active printers (paused and retired left out)', async () => {
+    // Every printer made so far: retire or pause them, then build a known farm.
+    for (const p of (await admin.get('/api/admin/printers')).body as { id: string; status: string }[]) {
+      if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`);
+    }
+    expect(await buildVolumes()).toEqual([t.context.config.models.maxBuildVolumeMm]);
+    await admin.post('/api/admin/printers', simulated({ name: 'V1', buildVolumeMm: { x: 180, y: 180, z: 180 } }));
+    await admin.post('/api/admin/printers', simulated({ name: 'V2', buildVolumeMm: { x: 350, y: 350, z: 350 } }));
+    const paused = await admin.post('/api/admin/printers', simulated({ name: 'V3', buildVolumeMm: { x: 500, y: 500, z: 500 } }));
+    await admin.post(`/api/admin/printers/${paused.body.id}/pause`);
+    expect(sorted(await buildVolumes())).toEqual([[180, 180, 180], [350, 350, 350]]);
+    await admin.post(`/api/admin/printers/${paused.body.id}/resume`);
+    expect(sorted(await buildVolumes())).toEqual([[180, 180, 180], [350, 350, 350], [500, 500, 500]]);
+  });
+});
+
+/** What the model worker asks before analysing an upload (the BuildVolumes port app-context wires into it). */
+const buildVolumes = async (): Promise<number[][]> => (await t.context.buildVolumes.list()).map((v) => [...v]);
+const sorted = (volumes: number[][]) => [...volumes].sort((a, b) => a[0]! - b[0]!);
+const put = (client: SignedInClient, url: string, body: unknown) => client.request<any>('PUT', url, body, {});
