@@ -39,7 +39,7 @@ const SELLERS = 2_000;
 /** The busy seller: every 50th order (20,000), so ~300 pages deep at 25 a page stays inside their orders. */
 const BUSY_EVERY = 50;
 const INGEST_SELLERS = 300;
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
 const TARGETS = { ordersPerSecond: 400, withWebhooksPerSecond: 400, listP95Ms: 50, deepPageP95Ms: 50, searchP95Ms: 50 };
 const BUSY = { email: 'busy-seller@bench.layerline.test', password: 'bench passphrase for the busy seller' };
 const ADMIN = { email: 'bench-admin@bench.layerline.test', password: 'bench passphrase for the admin' };
@@ -137,7 +137,8 @@ if (state === 'fresh') {
          SELECT g,
                 CASE WHEN g % ${BUSY_EVERY} = 0 THEN $1 ELSE 'bench-seller-' || (g % ${SELLERS - 1}) END AS owner,
                 first[1 + g % 40] || ' ' || last[1 + (g / 40) % 50] AS buyer,
-                'SKU-' || lpad((g % 5000)::text, 4, '0') AS sku,
+                -- SKUs spread over time (a multiplicative hash of g), not cycling in order.
+                'SKU-' || lpad(((g::bigint * 2654435761 % 4294967296) % 5000)::text, 4, '0') AS sku,
                 now() - make_interval(secs => (g / 2) * 30) AS placed
          FROM generate_series(1, ${ORDERS}) g, names
        ),
