@@ -215,6 +215,7 @@ describe('header and navigation', () => {
     expect(admin.links).toEqual([
       'Admin',
       'Orders',
+      'Printers',
       'Shipping Profiles',
       'Fulfillment History',
       'Design Files',
@@ -223,6 +224,7 @@ describe('header and navigation', () => {
     expect(admin.hrefs).toEqual([
       '/admin',
       '/admin-orders',
+      '/admin-printers',
       '/shipping-profiles',
       '/admin-fulfillment-history',
       '/admin-print-configs',

@@ -202,7 +202,7 @@ export const spoolSchema = z
     material: z.enum(SPOOL_MATERIALS, { message: 'Choose a material: PLA, PETG, ABS, ASA, TPU or Nylon' }),
     colourName: z.string().trim().min(1, 'Name the colour').max(60),
     colourHex: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'A colour like #1e88e5'),
-    gramsLeft: z.number().int('Whole grams').min(0, 'Grams left cannot be negative').max(20_000),
+    gramsLeft: z.number({ message: 'Enter the grams left' }).int('Whole grams').min(0, 'Grams left cannot be negative').max(20_000),
     /** The spool in the toolhead now (at most one per printer); the others wait beside it (AMS, MMU). */
     loaded: z.boolean().default(false),
   })

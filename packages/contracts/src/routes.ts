@@ -44,6 +44,7 @@ export const ROUTES = [
   { path: '/admin-fulfillment-history', title: 'Admin Fulfillment History', access: 'admin' },
   { path: '/affiliates', title: 'Affiliates', access: 'admin' },
   { path: '/admin-orders', title: 'All Orders', access: 'admin' },
+  { path: '/admin-printers', title: 'Printers', access: 'admin' },
 ] as const satisfies readonly RouteDef[];
 
 export type AppPath = (typeof ROUTES)[number]['path'];

@@ -12,4 +12,5 @@ export const queryKeys = {
   adminContactMessages: (cursor: string | undefined) => ['admin', 'contact-messages', { cursor }] as const,
   adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
   landingTestimonial: ['site', 'testimonial'] as const,
+  adminPrinters: ['admin', 'printers'] as const,
 };

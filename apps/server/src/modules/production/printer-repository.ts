@@ -1,5 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
-import { printerConnectionSchema, type PrinterConnection, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import {
+  printerConnectionSchema,
+  type PrinterConnection,
+  type PrinterSpool,
+  type PrinterStatus,
+} from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { printer } from '../../db/schema.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
@@ -22,7 +27,8 @@ export interface PrinterFields {
  */
 export function createPrinterRepository(db: Database, box: SecretBox) {
   const context = (rowId: string) => ({ table: 'printer', rowId, ownerId: 'farm', purpose: 'connection' });
-  const seal = (rowId: string, connection: PrinterConnection) => box.seal(JSON.stringify(connection), context(rowId));
+  const seal = (rowId: string, connection: PrinterConnection) =>
+    box.seal(JSON.stringify(connection), context(rowId));
   const columns = (fields: PrinterFields) => ({
     name: fields.name,
     model: fields.model,
@@ -63,7 +69,11 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
     },
 
     async setStatus(id: string, status: 'active' | 'paused' | 'retired'): Promise<PrinterRow | undefined> {
-      const [row] = await db.update(printer).set({ status, updatedAt: new Date() }).where(eq(printer.id, id)).returning();
+      const [row] = await db
+        .update(printer)
+        .set({ status, updatedAt: new Date() })
+        .where(eq(printer.id, id))
+        .returning();
       return row;
     },
 
@@ -77,7 +87,10 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
     },
 
     /** What the printer said last: a status (and no error), or an error in words (the state kept). */
-    async recordState(id: string, state: { status: PrinterStatus } | { error: string }): Promise<PrinterRow | undefined> {
+    async recordState(
+      id: string,
+      state: { status: PrinterStatus } | { error: string },
+    ): Promise<PrinterRow | undefined> {
       const set =
         'status' in state
           ? { lastState: state.status, lastStateAt: new Date(), lastError: null }

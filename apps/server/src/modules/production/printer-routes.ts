@@ -24,7 +24,13 @@ export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: Pr
 
   api.get(
     '/api/admin/printers',
-    { schema: { tags, summary: 'The farm’s printers, retired ones included (no secrets)', response: { 200: z.array(printerSchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'The farm’s printers, retired ones included (no secrets)',
+        response: { 200: z.array(printerSchema) },
+      },
+    },
     async (request) => {
       actorOf(request);
       return printers.list();
@@ -113,7 +119,8 @@ export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: Pr
     {
       schema: {
         tags,
-        summary: 'Test connection: the printer’s answer (software, firmware, latency) or why it failed, in words',
+        summary:
+          'Test connection: the printer’s answer (software, firmware, latency) or why it failed, in words',
         params: printerIdParams,
         response: { 200: printerTestResultSchema },
       },

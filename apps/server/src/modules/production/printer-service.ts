@@ -25,19 +25,28 @@ export interface PrinterUpdate extends Omit<PrinterFields, 'connection'> {
 }
 
 /** The connection without its secrets, and whether one is stored. */
-export function connectionView(connection: PrinterConnection): { view: PrinterConnectionView; secretSet: boolean } {
+export function connectionView(connection: PrinterConnection): {
+  view: PrinterConnectionView;
+  secretSet: boolean;
+} {
   switch (connection.kind) {
     case 'octoprint':
       return { view: { kind: 'octoprint', baseUrl: connection.baseUrl }, secretSet: true };
     case 'moonraker':
-      return { view: { kind: 'moonraker', baseUrl: connection.baseUrl }, secretSet: connection.apiKey !== undefined };
+      return {
+        view: { kind: 'moonraker', baseUrl: connection.baseUrl },
+        secretSet: connection.apiKey !== undefined,
+      };
     case 'prusalink':
       return {
         view: {
           kind: 'prusalink',
           baseUrl: connection.baseUrl,
           storage: connection.storage,
-          auth: connection.auth.kind === 'digest' ? { kind: 'digest', username: connection.auth.username } : { kind: 'api-key' },
+          auth:
+            connection.auth.kind === 'digest'
+              ? { kind: 'digest', username: connection.auth.username }
+              : { kind: 'api-key' },
         },
         secretSet: true,
       };
@@ -50,11 +59,18 @@ export function connectionView(connection: PrinterConnection): { view: PrinterCo
  * An edited connection with the stored secret put back where the form left it empty: same kind
  * (and, for PrusaLink, same auth kind) only. A changed kind needs its secret entered again.
  */
-export function mergeConnection(stored: PrinterConnection, edited: PrinterUpdate['connection']): PrinterConnection {
+export function mergeConnection(
+  stored: PrinterConnection,
+  edited: PrinterUpdate['connection'],
+): PrinterConnection {
   const next: Record<string, unknown> = { ...edited };
   const blank = (v: unknown) => v === undefined || v === '';
   if (stored.kind === edited.kind) {
-    if ((stored.kind === 'octoprint' || stored.kind === 'moonraker') && blank(next.apiKey) && stored.apiKey !== undefined) {
+    if (
+      (stored.kind === 'octoprint' || stored.kind === 'moonraker') &&
+      blank(next.apiKey) &&
+      stored.apiKey !== undefined
+    ) {
       next.apiKey = stored.apiKey;
     }
     if (stored.kind === 'prusalink' && next.auth && typeof next.auth === 'object') {
@@ -120,11 +136,17 @@ export function createPrinterService(deps: {
 
   async function changeable(id: string): Promise<PrinterRow> {
     const row = await existing(id);
-    if (row.status === 'retired') throw new AppError('conflict', `${row.name} is retired: it is kept for history and cannot be changed`);
+    if (row.status === 'retired')
+      throw new AppError('conflict', `${row.name} is retired: it is kept for history and cannot be changed`);
     return row;
   }
 
-  const record = (actor: PrinterActor, action: string, row: PrinterRow, detail: Record<string, unknown> = {}) =>
+  const record = (
+    actor: PrinterActor,
+    action: string,
+    row: PrinterRow,
+    detail: Record<string, unknown> = {},
+  ) =>
     audit.record({
       actorId: actor.id,
       targetUserId: null,
@@ -153,7 +175,9 @@ export function createPrinterService(deps: {
       const connection = mergeConnection(repository.connection(row), fields.connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) throw notFound('Printer');
-      await record(actor, 'printer.update', updated, { secretChanged: connectionChangedSecret(repository.connection(row), connection) });
+      await record(actor, 'printer.update', updated, {
+        secretChanged: connectionChangedSecret(repository.connection(row), connection),
+      });
       return dto(updated);
     },
 
@@ -162,7 +186,8 @@ export function createPrinterService(deps: {
       if (row.status === to) return dto(row);
       const updated = await repository.setStatus(id, to);
       if (!updated) throw notFound('Printer');
-      const action = to === 'retired' ? 'printer.retire' : to === 'paused' ? 'printer.pause' : 'printer.resume';
+      const action =
+        to === 'retired' ? 'printer.retire' : to === 'paused' ? 'printer.pause' : 'printer.resume';
       await record(actor, action, updated, { from: row.status });
       return dto(updated);
     },
@@ -211,7 +236,10 @@ function connectionChangedSecret(before: PrinterConnection, after: PrinterConnec
  * printers (a model is accepted when it fits one of them, turned as build-volume.ts allows), or the
  * configured maximum (MAX_BUILD_VOLUME_MM) while no printer is active.
  */
-export function printerBuildVolumes(repository: Pick<PrinterRepository, 'volumes'>, configured: BuildVolume): BuildVolumes {
+export function printerBuildVolumes(
+  repository: Pick<PrinterRepository, 'volumes'>,
+  configured: BuildVolume,
+): BuildVolumes {
   return {
     async list() {
       const volumes = await repository.volumes();

@@ -68,7 +68,9 @@ describe('printers (admin API)', () => {
     // Bound to its row: the sealed value copied to another printer does not open.
     const other = await admin.post('/api/admin/printers', simulated({ name: 'Copy target' }));
     const [otherRow] = await t.context.db.select().from(printer).where(eq(printer.id, other.body.id));
-    expect(() => t.context.printerRepository.connection({ ...otherRow!, connectionEnc: row!.connectionEnc })).toThrow(/integrity/);
+    expect(() =>
+      t.context.printerRepository.connection({ ...otherRow!, connectionEnc: row!.connectionEnc }),
+    ).toThrow(/integrity/);
     expect(t.context.printerRepository.connection(row!)).toMatchObject({ kind: 'octoprint', apiKey: SECRET });
 
     const listed = await admin.get('/api/admin/printers');
@@ -78,7 +80,11 @@ describe('printers (admin API)', () => {
     const one = await admin.get(`/api/admin/printers/${created.body.id}`);
     expect(one.body).toEqual(created.body);
 
-    const [entry] = await t.context.db.select().from(auditLog).where(eq(auditLog.action, 'printer.create')).limit(1);
+    const [entry] = await t.context.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'printer.create'))
+      .limit(1);
     expect(entry).toBeDefined();
     expect(JSON.stringify(entry)).not.toContain(SECRET);
   });
@@ -90,14 +96,22 @@ describe('printers (admin API)', () => {
       connection: { kind: 'octoprint', baseUrl: 'http://printer2.invalid' },
     });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ name: 'Kept secret', nozzleMm: 0.6, connection: { baseUrl: 'http://printer2.invalid' }, secretSet: true });
+    expect(edited.body).toMatchObject({
+      name: 'Kept secret',
+      nozzleMm: 0.6,
+      connection: { baseUrl: 'http://printer2.invalid' },
+      secretSet: true,
+    });
     const stored = async () => {
       const [row] = await t.context.db.select().from(printer).where(eq(printer.id, created.body.id));
       return t.context.printerRepository.connection(row!);
     };
     expect(await stored()).toMatchObject({ apiKey: SECRET });
 
-    await put(admin, `/api/admin/printers/${created.body.id}`, { ...octoprint(), connection: { kind: 'octoprint', baseUrl: 'http://printer2.invalid', apiKey: 'new-key' } });
+    await put(admin, `/api/admin/printers/${created.body.id}`, {
+      ...octoprint(),
+      connection: { kind: 'octoprint', baseUrl: 'http://printer2.invalid', apiKey: 'new-key' },
+    });
     expect(await stored()).toMatchObject({ apiKey: 'new-key' });
 
     // Another kind needs its own secret: nothing to keep.
@@ -112,9 +126,17 @@ describe('printers (admin API)', () => {
   it('refuses bad input with readable messages', async () => {
     const cases: [Record<string, unknown>, number, RegExp][] = [
       [octoprint({ name: '' }), 400, /name: Enter a name/],
-      [octoprint({ buildVolumeMm: { x: 5, y: 210, z: 220 } }), 400, /buildVolumeMm\.x: The build volume’s x must be at least 10 mm/],
+      [
+        octoprint({ buildVolumeMm: { x: 5, y: 210, z: 220 } }),
+        400,
+        /buildVolumeMm\.x: The build volume’s x must be at least 10 mm/,
+      ],
       [octoprint({ nozzleMm: 7 }), 400, /nozzleMm: The nozzle diameter must be between 0.1 and 2 mm/],
-      [octoprint({ connection: { kind: 'octoprint', baseUrl: 'ftp://printer', apiKey: 'k' } }), 400, /must start with http/],
+      [
+        octoprint({ connection: { kind: 'octoprint', baseUrl: 'ftp://printer', apiKey: 'k' } }),
+        400,
+        /must start with http/,
+      ],
       [octoprint({ connection: { kind: 'octoprint', baseUrl: 'http://printer' } }), 400, /apiKey/],
       [octoprint({ connection: { kind: 'fax', baseUrl: 'http://printer' } }), 400, /connection/],
       [octoprint({ ownerId: 'x' }), 400, /./],
@@ -140,13 +162,19 @@ describe('printers (admin API)', () => {
     expect(set.status).toBe(200);
     expect(set.body.spools).toEqual([spools[0], { ...spools[1], loaded: false }]);
 
-    const twoLoaded = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: spools.map((s) => ({ ...s, loaded: true })) });
+    const twoLoaded = await put(admin, `/api/admin/printers/${created.body.id}/spools`, {
+      spools: spools.map((s) => ({ ...s, loaded: true })),
+    });
     expect(twoLoaded.status).toBe(400);
     expect(twoLoaded.body.error).toMatch(/Only one spool can be loaded at a time/);
-    const wood = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: [{ ...spools[0], material: 'Wood' }] });
+    const wood = await put(admin, `/api/admin/printers/${created.body.id}/spools`, {
+      spools: [{ ...spools[0], material: 'Wood' }],
+    });
     expect(wood.status).toBe(400);
     expect(wood.body.error).toMatch(/Choose a material/);
-    const negative = await put(admin, `/api/admin/printers/${created.body.id}/spools`, { spools: [{ ...spools[0], gramsLeft: -1 }] });
+    const negative = await put(admin, `/api/admin/printers/${created.body.id}/spools`, {
+      spools: [{ ...spools[0], gramsLeft: -1 }],
+    });
     expect(negative.body.error).toMatch(/Grams left cannot be negative/);
   });
 
@@ -162,7 +190,9 @@ describe('printers (admin API)', () => {
     expect(resume.status).toBe(409);
     expect(resume.body.error).toMatch(/retired/);
     expect((await put(admin, `/api/admin/printers/${id}`, simulated())).status).toBe(409);
-    const actions = (await t.context.db.select().from(auditLog)).filter((e) => (e.detail as { printerId?: string }).printerId === id).map((e) => e.action);
+    const actions = (await t.context.db.select().from(auditLog))
+      .filter((e) => (e.detail as { printerId?: string }).printerId === id)
+      .map((e) => e.action);
     expect(actions.sort()).toEqual(['printer.create', 'printer.pause', 'printer.resume', 'printer.retire']);
   });
 
@@ -170,12 +200,19 @@ describe('printers (admin API)', () => {
     const created = await admin.post('/api/admin/printers', simulated({ name: 'Sim test' }));
     const result = await admin.post(`/api/admin/printers/${created.body.id}/test`);
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ ok: true, identity: { kind: 'simulated' }, status: { state: 'idle' } });
+    expect(result.body).toMatchObject({
+      ok: true,
+      identity: { kind: 'simulated' },
+      status: { state: 'idle' },
+    });
     const after = await admin.get(`/api/admin/printers/${created.body.id}`);
     expect(after.body).toMatchObject({ lastState: { state: 'idle' }, lastError: null });
     expect(after.body.lastStateAt).not.toBeNull();
 
-    const offline = await admin.post('/api/admin/printers', simulated({ name: 'Sim offline', connection: { kind: 'simulated', offline: true } }));
+    const offline = await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'Sim offline', connection: { kind: 'simulated', offline: true } }),
+    );
     const failed = await admin.post(`/api/admin/printers/${offline.body.id}/test`);
     expect(failed.status).toBe(200);
     expect(failed.body).toMatchObject({ ok: false, failure: { kind: 'unreachable' } });
@@ -188,7 +225,13 @@ describe('printers (admin API)', () => {
       ['http://127.0.0.1:7125', 'not_allowed', /this server itself/],
     ];
     for (const [baseUrl, kind, message] of cases) {
-      const created = await admin.post('/api/admin/printers', octoprint({ name: `Unreachable ${kind}`, connection: { kind: 'octoprint', baseUrl, apiKey: SECRET } }));
+      const created = await admin.post(
+        '/api/admin/printers',
+        octoprint({
+          name: `Unreachable ${kind}`,
+          connection: { kind: 'octoprint', baseUrl, apiKey: SECRET },
+        }),
+      );
       const result = await admin.post(`/api/admin/printers/${created.body.id}/test`);
       expect(result.status, baseUrl).toBe(200);
       expect(result.body.ok).toBe(false);
@@ -224,17 +267,34 @@ describe('printers (admin API)', () => {
       if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`);
     }
     expect(await buildVolumes()).toEqual([t.context.config.models.maxBuildVolumeMm]);
-    await admin.post('/api/admin/printers', simulated({ name: 'V1', buildVolumeMm: { x: 180, y: 180, z: 180 } }));
-    await admin.post('/api/admin/printers', simulated({ name: 'V2', buildVolumeMm: { x: 350, y: 350, z: 350 } }));
-    const paused = await admin.post('/api/admin/printers', simulated({ name: 'V3', buildVolumeMm: { x: 500, y: 500, z: 500 } }));
+    await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'V1', buildVolumeMm: { x: 180, y: 180, z: 180 } }),
+    );
+    await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'V2', buildVolumeMm: { x: 350, y: 350, z: 350 } }),
+    );
+    const paused = await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'V3', buildVolumeMm: { x: 500, y: 500, z: 500 } }),
+    );
     await admin.post(`/api/admin/printers/${paused.body.id}/pause`);
-    expect(sorted(await buildVolumes())).toEqual([[180, 180, 180], [350, 350, 350]]);
+    expect(sorted(await buildVolumes())).toEqual([
+      [180, 180, 180],
+      [350, 350, 350],
+    ]);
     await admin.post(`/api/admin/printers/${paused.body.id}/resume`);
-    expect(sorted(await buildVolumes())).toEqual([[180, 180, 180], [350, 350, 350], [500, 500, 500]]);
+    expect(sorted(await buildVolumes())).toEqual([
+      [180, 180, 180],
+      [350, 350, 350],
+      [500, 500, 500],
+    ]);
   });
 });
 
 /** What the model worker asks before analysing an upload (the BuildVolumes port app-context wires into it). */
-const buildVolumes = async (): Promise<number[][]> => (await t.context.buildVolumes.list()).map((v) => [...v]);
+const buildVolumes = async (): Promise<number[][]> =>
+  (await t.context.buildVolumes.list()).map((v) => [...v]);
 const sorted = (volumes: number[][]) => [...volumes].sort((a, b) => a[0]! - b[0]!);
 const put = (client: SignedInClient, url: string, body: unknown) => client.request<any>('PUT', url, body, {});

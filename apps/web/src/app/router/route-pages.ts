@@ -55,4 +55,5 @@ export const ROUTE_PAGES = {
   ),
   '/affiliates': lazy(() => import('../../routes/admin/affiliates/AffiliatesPage.tsx')),
   '/admin-orders': lazy(() => import('../../routes/admin/orders/AdminOrdersPage.tsx')),
+  '/admin-printers': lazy(() => import('../../routes/admin/printers/PrintersPage.tsx')),
 } satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

@@ -6,6 +6,7 @@ import HandshakeOutlinedIcon from '@mui/icons-material/HandshakeOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import LinkIcon from '@mui/icons-material/Link';
 import LocalShippingOutlinedIcon from '@mui/icons-material/LocalShippingOutlined';
+import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import ShoppingCartCheckoutIcon from '@mui/icons-material/ShoppingCartCheckout';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
@@ -25,6 +26,7 @@ const ICONS = {
   affiliate: HandshakeOutlinedIcon,
   admin: AdminPanelSettingsOutlinedIcon,
   shipping: LocalShippingOutlinedIcon,
+  printer: PrintOutlinedIcon,
 } satisfies Record<SideNavIconName, unknown>;
 
 export function SideNavIcon({ name }: { name: SideNavIconName }) {

@@ -74,7 +74,8 @@ export type SideNavIcon =
   | 'link'
   | 'affiliate'
   | 'admin'
-  | 'shipping';
+  | 'shipping'
+  | 'printer';
 
 export interface SideNavItem extends NavItem {
   icon: SideNavIcon;
@@ -86,6 +87,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
     return [
       { label: 'Admin', to: '/admin', icon: 'admin' },
       { label: 'Orders', to: '/admin-orders', icon: 'order' },
+      { label: 'Printers', to: '/admin-printers', icon: 'printer' },
       { label: 'Shipping Profiles', to: '/shipping-profiles', icon: 'shipping' },
       { label: 'Fulfillment History', to: '/admin-fulfillment-history', icon: 'history' },
       { label: 'Design Files', to: '/admin-print-configs', icon: 'designs' },

@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import { PRINTER_KIND_LABELS, PRINTER_KINDS, type Printer, type PrinterKind } from '@layerline/contracts';
+import { useCreatePrinter, useUpdatePrinter } from '../../../api/printers.ts';
+import { emptyPrinterForm, printerBody, printerFormFrom, type PrinterFormState } from './printer-form.ts';
+
+/**
+ * Add or edit a printer: common fields, then the fields of the chosen connection kind. Mounted per
+ * printer (the page renders it with `key`), so the form starts from that printer.
+ */
+export function PrinterDialog({
+  printer,
+  onClose,
+  onSaved,
+}: {
+  /** The printer to edit, or null to add one. */
+  printer: Printer | null;
+  onClose(): void;
+  onSaved(saved: Printer): void;
+}) {
+  const [form, setForm] = useState<PrinterFormState>(() =>
+    printer ? printerFormFrom(printer) : emptyPrinterForm(),
+  );
+  const create = useCreatePrinter();
+  const update = useUpdatePrinter();
+  const mutation = printer ? update : create;
+
+  const set =
+    <K extends keyof PrinterFormState>(key: K) =>
+    (value: PrinterFormState[K]) =>
+      setForm((current) => ({ ...current, [key]: value }));
+  const text = (key: keyof PrinterFormState, label: string, extra: Record<string, unknown> = {}) => (
+    <TextField
+      label={label}
+      value={form[key] as string}
+      onChange={(event) => set(key)(event.target.value as never)}
+      size="small"
+      fullWidth
+      {...extra}
+    />
+  );
+  const editingSameKind = printer !== null && printer.connection.kind === form.kind;
+  const keepHint = editingSameKind && printer.secretSet ? 'Leave empty to keep the stored one' : undefined;
+
+  const submit = () => {
+    const body = printerBody(form, printer !== null);
+    const done = { onSuccess: (saved: Printer) => onSaved(saved) };
+    if (printer) update.mutate({ id: printer.id, input: body }, done);
+    else create.mutate(body, done);
+  };
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="printer-dialog-title">
+      <DialogTitle id="printer-dialog-title">
+        {printer ? `Edit ${printer.name}` : 'Add a printer'}
+      </DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {mutation.error ? <Alert severity="error">{mutation.error.message}</Alert> : null}
+          {text('name', 'Name', { required: true, autoFocus: true })}
+          {text('model', 'Model')}
+          <Stack direction="row" spacing={1}>
+            {text('x', 'Build X (mm)', { type: 'number' })}
+            {text('y', 'Build Y (mm)', { type: 'number' })}
+            {text('z', 'Build Z (mm)', { type: 'number' })}
+          </Stack>
+          <Stack direction="row" spacing={1}>
+            {text('nozzleMm', 'Nozzle (mm)', { type: 'number', slotProps: { htmlInput: { step: 0.1 } } })}
+            {text('tags', 'Tags', { helperText: 'Separated by commas' })}
+          </Stack>
+          <TextField
+            select
+            label="Connection"
+            value={form.kind}
+            onChange={(event) => set('kind')(event.target.value as PrinterKind)}
+            size="small"
+            fullWidth
+          >
+            {PRINTER_KINDS.map((kind) => (
+              <MenuItem key={kind} value={kind}>
+                {PRINTER_KIND_LABELS[kind]}
+              </MenuItem>
+            ))}
+          </TextField>
+          {form.kind === 'simulated' ? (
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              {text('speedFactor', 'Speed factor', {
+                type: 'number',
+                helperText: '60: an hour’s print takes a minute',
+              })}
+              <FormControlLabel
+                control={
+                  <Switch checked={form.offline} onChange={(event) => set('offline')(event.target.checked)} />
+                }
+                label="Offline"
+              />
+            </Stack>
+          ) : (
+            <>
+              {text('baseUrl', 'Address', { placeholder: 'http://192.168.1.50', required: true })}
+              {form.kind === 'prusalink' ? (
+                <Stack direction="row" spacing={1}>
+                  <TextField
+                    select
+                    label="Sign-in"
+                    value={form.prusaAuth}
+                    onChange={(event) => set('prusaAuth')(event.target.value as 'api-key' | 'digest')}
+                    size="small"
+                    fullWidth
+                  >
+                    <MenuItem value="api-key">API key</MenuItem>
+                    <MenuItem value="digest">User name and password</MenuItem>
+                  </TextField>
+                  {text('storage', 'Storage', { helperText: 'usb (MK4, XL, MINI) or local' })}
+                </Stack>
+              ) : null}
+              {form.kind === 'prusalink' && form.prusaAuth === 'digest' ? (
+                <Stack direction="row" spacing={1}>
+                  {text('username', 'User name')}
+                  {text('password', 'Password', {
+                    type: 'password',
+                    autoComplete: 'new-password',
+                    helperText: keepHint,
+                  })}
+                </Stack>
+              ) : (
+                text('apiKey', form.kind === 'moonraker' ? 'API key (optional)' : 'API key', {
+                  type: 'password',
+                  autoComplete: 'new-password',
+                  helperText: keepHint,
+                })
+              )}
+            </>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={mutation.isPending}>
+          Cancel
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={mutation.isPending}>
+          {printer ? 'Save' : 'Add printer'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { printerConnectionSchema, printerCreateInputSchema, type Printer } from '@layerline/contracts';
+import { emptyPrinterForm, printerBody, printerFormFrom } from './printer-form.ts';
+
+const saved: Printer = {
+  id: 'p1',
+  name: 'MK4',
+  model: 'Original Prusa MK4',
+  buildVolumeMm: { x: 250, y: 210, z: 220 },
+  nozzleMm: 0.4,
+  status: 'active',
+  tags: ['enclosed', 'fast'],
+  connection: {
+    kind: 'prusalink',
+    baseUrl: 'http://10.0.0.5',
+    storage: 'usb',
+    auth: { kind: 'digest', username: 'maker' },
+  },
+  secretSet: true,
+  spools: [],
+  lastState: null,
+  lastStateAt: null,
+  lastError: null,
+  bedConfirmedClear: false,
+  bedConfirmedBy: null,
+  bedConfirmedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('the printer form', () => {
+  it('adds a simulated printer by default, a body the server schema accepts', () => {
+    const body = printerBody({ ...emptyPrinterForm(), name: 'Sim', tags: ' a, ,b ' }, false);
+    expect(printerCreateInputSchema.parse(body)).toMatchObject({
+      name: 'Sim',
+      tags: ['a', 'b'],
+      buildVolumeMm: { x: 250, y: 210, z: 220 },
+      connection: { kind: 'simulated', speedFactor: 60, offline: false },
+    });
+  });
+
+  it('leaves an empty secret out on edit (the server keeps the stored one), and sends a typed one', () => {
+    const form = printerFormFrom(saved);
+    expect(form).toMatchObject({
+      kind: 'prusalink',
+      prusaAuth: 'digest',
+      username: 'maker',
+      password: '',
+      tags: 'enclosed, fast',
+    });
+    expect(printerBody(form, true).connection).toEqual({
+      kind: 'prusalink',
+      baseUrl: 'http://10.0.0.5',
+      storage: 'usb',
+      auth: { kind: 'digest', username: 'maker' },
+    });
+    const typed = printerBody({ ...form, password: 'pw' }, true).connection;
+    expect(printerConnectionSchema.parse(typed)).toMatchObject({ auth: { kind: 'digest', password: 'pw' } });
+  });
+
+  it('sends an empty number as null so the server names the field', () => {
+    const body = printerBody({ ...emptyPrinterForm(), name: 'X', nozzleMm: '' }, false);
+    const result = printerCreateInputSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('Enter the nozzle diameter in mm');
+  });
+});

@@ -1,0 +1,123 @@
+import type { Printer, PrinterCreateInput, PrinterKind } from '@layerline/contracts';
+
+/** The add/edit dialog's fields, all as typed (strings), one set for every kind. */
+export interface PrinterFormState {
+  name: string;
+  model: string;
+  x: string;
+  y: string;
+  z: string;
+  nozzleMm: string;
+  tags: string;
+  kind: PrinterKind;
+  baseUrl: string;
+  apiKey: string;
+  prusaAuth: 'api-key' | 'digest';
+  username: string;
+  password: string;
+  storage: string;
+  speedFactor: string;
+  offline: boolean;
+}
+
+export const emptyPrinterForm = (): PrinterFormState => ({
+  name: '',
+  model: '',
+  x: '250',
+  y: '210',
+  z: '220',
+  nozzleMm: '0.4',
+  tags: '',
+  kind: 'simulated',
+  baseUrl: '',
+  apiKey: '',
+  prusaAuth: 'api-key',
+  username: '',
+  password: '',
+  storage: 'usb',
+  speedFactor: '60',
+  offline: false,
+});
+
+/** The form filled from a saved printer: its secret is never known here, so those fields start empty. */
+export function printerFormFrom(printer: Printer): PrinterFormState {
+  const form: PrinterFormState = {
+    ...emptyPrinterForm(),
+    name: printer.name,
+    model: printer.model,
+    x: String(printer.buildVolumeMm.x),
+    y: String(printer.buildVolumeMm.y),
+    z: String(printer.buildVolumeMm.z),
+    nozzleMm: String(printer.nozzleMm),
+    tags: printer.tags.join(', '),
+    kind: printer.connection.kind,
+  };
+  const c = printer.connection;
+  if (c.kind === 'simulated') {
+    form.speedFactor = String(c.speedFactor);
+    form.offline = c.offline;
+  } else {
+    form.baseUrl = c.baseUrl;
+    if (c.kind === 'prusalink') {
+      form.storage = c.storage;
+      form.prusaAuth = c.auth.kind;
+      if (c.auth.kind === 'digest') form.username = c.auth.username;
+    }
+  }
+  return form;
+}
+
+/** A number as typed: an empty field becomes NaN, which the server refuses with the field's message. */
+const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+/** JSON has no NaN: send null so the server names the field ("Enter the nozzle diameter in mm"). */
+const orNull = (value: number): number | null => (Number.isFinite(value) ? value : null);
+
+/**
+ * The request body (typed as a create; an edit is the same shape with the secret optional). On an edit an empty secret is left out, so the server keeps the stored one
+ * (same kind); on create it is sent empty and the server says which one to enter.
+ */
+export function printerBody(form: PrinterFormState, editing: boolean): PrinterCreateInput {
+  const secret = (value: string) => (editing && value === '' ? {} : { apiKey: value });
+  let connection: Record<string, unknown>;
+  switch (form.kind) {
+    case 'octoprint':
+      connection = { kind: 'octoprint', baseUrl: form.baseUrl, ...secret(form.apiKey) };
+      break;
+    case 'moonraker':
+      connection = {
+        kind: 'moonraker',
+        baseUrl: form.baseUrl,
+        ...(form.apiKey ? { apiKey: form.apiKey } : {}),
+      };
+      break;
+    case 'prusalink':
+      connection = {
+        kind: 'prusalink',
+        baseUrl: form.baseUrl,
+        storage: form.storage,
+        auth:
+          form.prusaAuth === 'digest'
+            ? {
+                kind: 'digest',
+                username: form.username,
+                ...(editing && form.password === '' ? {} : { password: form.password }),
+              }
+            : { kind: 'api-key', ...secret(form.apiKey) },
+      };
+      break;
+    case 'simulated':
+      connection = { kind: 'simulated', speedFactor: orNull(num(form.speedFactor)), offline: form.offline };
+      break;
+  }
+  return {
+    name: form.name,
+    model: form.model,
+    buildVolumeMm: { x: orNull(num(form.x)), y: orNull(num(form.y)), z: orNull(num(form.z)) },
+    nozzleMm: orNull(num(form.nozzleMm)),
+    tags: form.tags
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+    connection,
+  } as unknown as PrinterCreateInput;
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { makeUser, newBrowser, newPage, startApp, type Credentials, type RunningApp } from './harness.ts';
+
+/**
+ * /admin-printers (issue 11, item 1) in a real browser: an admin opens Printers from the admin
+ * side nav, adds a simulated printer (the dialog's default kind), tests its connection (the
+ * simulated printer answers), loads a spool, and pauses it after confirming.
+ */
+let app: RunningApp;
+let browser: Browser;
+let admin: Credentials;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await newBrowser();
+  admin = await makeUser(app, { role: 'admin', name: 'Farm Admin' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('the printers page', () => {
+  it('adds a simulated printer, tests its connection and pauses it', async () => {
+    const page = await newPage(browser, app, admin, { viewport: { width: 1366, height: 900 } });
+    await page.goto('/admin');
+    await page.getByRole('link', { name: 'Printers' }).first().click();
+    await page.waitForURL('**/admin-printers');
+    await page.getByText('No printers yet').waitFor({ timeout: 15_000 });
+
+    await page.getByRole('button', { name: 'Add printer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a printer' });
+    // The server's message for a missing name shows in the dialog.
+    await dialog.getByRole('button', { name: 'Add printer' }).click();
+    await dialog.getByText('name: Enter a name').waitFor();
+    await dialog.getByLabel('Name').fill('E2E Sim');
+    await dialog.getByLabel('Model').fill('Simulated MK4');
+    await page.screenshot({ path: 'test-results/printers-dialog.png' });
+    await dialog.getByRole('button', { name: 'Add printer' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const row = page.getByTestId('printer-E2E Sim');
+    await row.waitFor();
+    await expect.poll(() => row.textContent()).toContain('250 × 210 × 220 mm');
+    expect(await row.textContent()).toContain('Simulated printer');
+    expect(await row.textContent()).toContain('Not checked yet');
+
+    await row.getByRole('button', { name: 'Test connection' }).click();
+    const test = page.getByRole('dialog', { name: /Test connection/ });
+    await test.getByText(/Connected: /).waitFor({ timeout: 15_000 });
+    expect(await test.textContent()).toContain('It is idle');
+    await test.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => row.textContent()).toContain('idle');
+
+    await row.getByRole('button', { name: 'Spools' }).click();
+    const spools = page.getByRole('dialog', { name: /Spools of E2E Sim/ });
+    await spools.getByRole('button', { name: 'Add spool' }).click();
+    await spools.getByLabel('Colour', { exact: true }).fill('Ocean blue');
+    await spools.getByRole('button', { name: 'Save spools' }).click();
+    await spools.waitFor({ state: 'hidden' });
+    await expect.poll(() => row.textContent()).toContain('PLA Ocean blue · 1,000 g');
+
+    await page.screenshot({ path: 'test-results/printers-page.png', fullPage: true });
+
+    await row.getByRole('button', { name: 'Pause' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Pause this printer?' });
+    await confirm.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => row.textContent()).toContain('paused');
+    await row.getByRole('button', { name: 'Resume' }).waitFor();
+
+    const stored = await app.testApp.context.printers.list();
+    expect(stored).toMatchObject([
+      {
+        name: 'E2E Sim',
+        status: 'paused',
+        lastState: { state: 'idle' },
+        spools: [{ colourName: 'Ocean blue', loaded: true }],
+      },
+    ]);
+  });
+});
