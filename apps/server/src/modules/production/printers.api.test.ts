@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { auditLog, printer } from '../../db/schema.ts';
+import { boxStl } from '../../../test/hostile-models.ts';
 
 /**
  * The farm's printers as data (issue 11, item 1): admin CRUD, pause/resume/retire, spools, the
@@ -292,6 +293,48 @@ describe('printers (admin API)', () => {
     ]);
   });
 });
+
+describe('uploads checked against the farm', () => {
+  it('accepts a model that fits an active printer and refuses it, naming the bed, once that printer is retired', async () => {
+    for (const p of (await admin.get('/api/admin/printers')).body as { id: string; status: string }[]) {
+      if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`);
+    }
+    const small = await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'Small bed', buildVolumeMm: { x: 180, y: 180, z: 180 } }),
+    );
+    const large = await admin.post(
+      '/api/admin/printers',
+      simulated({ name: 'Large bed', buildVolumeMm: { x: 350, y: 350, z: 350 } }),
+    );
+    expect([small.status, large.status]).toEqual([201, 201]);
+    const plate = boxStl(300, 300, 20);
+
+    const fits = await upload(seller, 'plate.stl', plate);
+    expect(fits.status, JSON.stringify(fits.body)).toBe(201);
+
+    await admin.post(`/api/admin/printers/${large.body.id}/retire`);
+    const refused = await upload(seller, 'plate-again.stl', plate);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatch(/300 × 300 × 20 mm/);
+    expect(refused.body.error).toMatch(/180 × 180 × 180 mm/);
+
+    // No active printer at all: the configured maximum (400 × 400 × 450 in tests) applies again.
+    await admin.post(`/api/admin/printers/${small.body.id}/retire`);
+    expect((await upload(seller, 'plate-third.stl', plate)).status).toBe(201);
+  }, 60_000);
+});
+
+async function upload(client: SignedInClient, fileName: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), fileName);
+  const response = await fetch(new URL('/api/designs', client.baseUrl), {
+    method: 'POST',
+    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as { error?: string } };
+}
 
 /** What the model worker asks before analysing an upload (the BuildVolumes port app-context wires into it). */
 const buildVolumes = async (): Promise<number[][]> =>
