@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import {
   printerConnectionSchema,
   type PrinterConnection,
@@ -26,6 +26,12 @@ export interface PrinterFields {
  * tokens: a sealed value copied to another row does not open.
  */
 export function createPrinterRepository(db: Database, box: SecretBox) {
+  /**
+   * Writes by admins touch a printer only while it is not retired, in the same statement: a retire
+   * racing an edit or a resume cannot bring a retired printer back. No row back means "retired (or
+   * gone) by now".
+   */
+  const notRetired = (id: string) => and(eq(printer.id, id), ne(printer.status, 'retired'));
   const context = (rowId: string) => ({ table: 'printer', rowId, ownerId: 'farm', purpose: 'connection' });
   const seal = (rowId: string, connection: PrinterConnection) =>
     box.seal(JSON.stringify(connection), context(rowId));
@@ -63,7 +69,7 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       const [row] = await db
         .update(printer)
         .set({ ...columns(fields), connectionEnc: seal(id, fields.connection), updatedAt: new Date() })
-        .where(eq(printer.id, id))
+        .where(notRetired(id))
         .returning();
       return row;
     },
@@ -72,7 +78,7 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       const [row] = await db
         .update(printer)
         .set({ status, updatedAt: new Date() })
-        .where(eq(printer.id, id))
+        .where(notRetired(id))
         .returning();
       return row;
     },
@@ -81,7 +87,7 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       const [row] = await db
         .update(printer)
         .set({ spools: [...spools], updatedAt: new Date() })
-        .where(eq(printer.id, id))
+        .where(notRetired(id))
         .returning();
       return row;
     },

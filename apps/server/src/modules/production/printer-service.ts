@@ -174,7 +174,7 @@ export function createPrinterService(deps: {
       const row = await changeable(id);
       const connection = mergeConnection(repository.connection(row), fields.connection);
       const updated = await repository.update(id, { ...fields, connection });
-      if (!updated) throw notFound('Printer');
+      if (!updated) return refusedMeanwhile(id);
       await record(actor, 'printer.update', updated, {
         secretChanged: connectionChangedSecret(repository.connection(row), connection),
       });
@@ -185,7 +185,7 @@ export function createPrinterService(deps: {
       const row = await changeable(id);
       if (row.status === to) return dto(row);
       const updated = await repository.setStatus(id, to);
-      if (!updated) throw notFound('Printer');
+      if (!updated) return refusedMeanwhile(id);
       const action =
         to === 'retired' ? 'printer.retire' : to === 'paused' ? 'printer.pause' : 'printer.resume';
       await record(actor, action, updated, { from: row.status });
@@ -195,7 +195,7 @@ export function createPrinterService(deps: {
     async setSpools(actor: PrinterActor, id: string, spools: readonly PrinterSpool[]): Promise<Printer> {
       await changeable(id);
       const updated = await repository.setSpools(id, spools);
-      if (!updated) throw notFound('Printer');
+      if (!updated) return refusedMeanwhile(id);
       await record(actor, 'printer.spools', updated, { spools: spools.length });
       return dto(updated);
     },

@@ -191,6 +191,11 @@ describe('printers (admin API)', () => {
     expect(resume.status).toBe(409);
     expect(resume.body.error).toMatch(/retired/);
     expect((await put(admin, `/api/admin/printers/${id}`, simulated())).status).toBe(409);
+    // The guard is in the write itself: one that read the printer before the retire changes nothing.
+    const repository = t.context.printerRepository;
+    expect(await repository.setStatus(id, 'active')).toBeUndefined();
+    expect(await repository.setSpools(id, [])).toBeUndefined();
+    expect((await admin.get(`/api/admin/printers/${id}`)).body.status).toBe('retired');
     const actions = (await t.context.db.select().from(auditLog))
       .filter((e) => (e.detail as { printerId?: string }).printerId === id)
       .map((e) => e.action);
