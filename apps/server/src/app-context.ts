@@ -67,12 +67,15 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
   });
   const { storage } = runtime;
   // print farm (issue 11): the printers table (connections sealed like shop tokens) and one driver
-  // factory per process, with this process's simulated printers. Loopback printer hosts stay refused.
+  // factory per process, with this process's simulated printers. Loopback printer hosts only with PRINTER_ALLOW_LOOPBACK.
   const printerRepository = createPrinterRepository(db, createSecretBox(config.appSecret));
   const simulatedPrinters = createSimulatedPrinterFarm();
   // What an upload must fit: the active printers' build volumes; MAX_BUILD_VOLUME_MM while none is active.
   const buildVolumes = printerBuildVolumes(printerRepository, config.models.maxBuildVolumeMm);
-  const printerDrivers = createPrinterDriverFactory({ policy: { allowLoopback: false }, simulatedFarm: simulatedPrinters });
+  const printerDrivers = createPrinterDriverFactory({
+    policy: { allowLoopback: config.printerAllowLoopback },
+    simulatedFarm: simulatedPrinters,
+  });
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
   // Model work: a small pool of threads with per-job time and memory budgets and per-seller fair

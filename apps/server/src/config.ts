@@ -44,6 +44,7 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   AUTH_RATE_LIMIT: booleanFlag,
   ALLOW_LOCAL_WEBHOOK_RECEIVERS: booleanFlag,
+  PRINTER_ALLOW_LOOPBACK: booleanFlag,
   WEB_DIST_DIR: z.string().optional(),
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
@@ -105,6 +106,8 @@ export interface Config {
   readonly authRateLimit: boolean;
   /** Order API webhooks to http:// and local/private addresses (a test receiver); off by default, refused in production. */
   readonly allowLocalWebhookReceivers: boolean;
+  /** Printer connections may reach this machine (127/8, ::1): an OctoPrint on the same host; off by default (docs/printers.md). */
+  readonly printerAllowLoopback: boolean;
   readonly webDistDir: string;
   /** Local-disk file storage root (designs, thumbnails, G-code). */
   readonly storageDir: string;
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
     allowLocalWebhookReceivers: e.ALLOW_LOCAL_WEBHOOK_RECEIVERS,
+    printerAllowLoopback: e.PRINTER_ALLOW_LOOPBACK,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
@@ -346,3 +348,62 @@ const buildVolumes = async (): Promise<number[][]> =>
   (await t.context.buildVolumes.list()).map((v) => [...v]);
 const sorted = (volumes: number[][]) => [...volumes].sort((a, b) => a[0]! - b[0]!);
 const put = (client: SignedInClient, url: string, body: unknown) => client.request<any>('PUT', url, body, {});
+
+describe('a real OctoPrint connection on this machine (PRINTER_ALLOW_LOOPBACK)', () => {
+  it('sends the opened key to the printer, keeps it across an edit, and reads a refused key in words', async () => {
+    const seen: (string | undefined)[] = [];
+    const octo = http.createServer((request, response) => {
+      const key = request.headers['x-api-key'] as string | undefined;
+      seen.push(key);
+      response.setHeader('content-type', 'application/json');
+      if (key !== 'right-key') {
+        response.statusCode = 403;
+        response.end(JSON.stringify({ error: 'Forbidden' }));
+      } else if (request.url === '/api/version') {
+        response.end(JSON.stringify({ api: '0.1', server: '1.10.2', text: 'OctoPrint 1.10.2' }));
+      } else {
+        response.statusCode = 404;
+        response.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => octo.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(octo.address() as AddressInfo).port}`;
+    const local = await startTestApp({ PRINTER_ALLOW_LOOPBACK: 'true' });
+    try {
+      const localAdmin = await local.signUp({ role: 'admin' });
+      const created = await localAdmin.post(
+        '/api/admin/printers',
+        octoprint({
+          name: 'Local OctoPrint',
+          connection: { kind: 'octoprint', baseUrl, apiKey: 'right-key' },
+        }),
+      );
+      const ok = await localAdmin.post(`/api/admin/printers/${created.body.id}/test`);
+      expect(ok.body).toMatchObject({
+        ok: true,
+        identity: { kind: 'octoprint', software: 'OctoPrint 1.10.2' },
+      });
+      expect(seen.at(-1)).toBe('right-key');
+
+      // Edited without re-entering the key: the printer still gets it.
+      await put(localAdmin, `/api/admin/printers/${created.body.id}`, {
+        ...octoprint({ name: 'Local OctoPrint (renamed)' }),
+        connection: { kind: 'octoprint', baseUrl },
+      });
+      const still = await localAdmin.post(`/api/admin/printers/${created.body.id}/test`);
+      expect(still.body.ok).toBe(true);
+
+      await put(localAdmin, `/api/admin/printers/${created.body.id}`, {
+        ...octoprint(),
+        connection: { kind: 'octoprint', baseUrl, apiKey: 'wrong-key' },
+      });
+      const refused = await localAdmin.post(`/api/admin/printers/${created.body.id}/test`);
+      expect(refused.status).toBe(200);
+      expect(refused.body).toMatchObject({ ok: false, failure: { kind: 'auth_refused' } });
+      expect(refused.body.failure.message).not.toContain('wrong-key');
+    } finally {
+      await local.close();
+      await new Promise((resolve) => octo.close(resolve));
+    }
+  }, 60_000);
+});
