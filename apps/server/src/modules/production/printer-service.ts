@@ -141,6 +141,12 @@ export function createPrinterService(deps: {
     return row;
   }
 
+  /** A guarded write changed nothing: the printer was retired (409) or removed (404) in between. */
+  async function refusedMeanwhile(id: string): Promise<never> {
+    await changeable(id);
+    throw notFound('Printer');
+  }
+
   const record = (
     actor: PrinterActor,
     action: string,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { auditLog, printer } from '../../db/schema.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
+import { createPrinterService } from './printer-service.ts';
 
 /**
  * The farm's printers as data (issue 11, item 1): admin CRUD, pause/resume/retire, spools, the
@@ -202,6 +203,53 @@ describe('printers (admin API)', () => {
       .filter((e) => (e.detail as { printerId?: string }).printerId === id)
       .map((e) => e.action);
     expect(actions.sort()).toEqual(['printer.create', 'printer.pause', 'printer.resume', 'printer.retire']);
+  });
+
+  it('a write that read the printer before another admin retired it answers 409 and changes nothing', async () => {
+    // The interleaving made certain: the real service and repository on the real database, with the
+    // retire slipped in between the service's read of the printer and its write.
+    const real = t.context.printerRepository;
+    const created = await admin.post('/api/admin/printers', simulated({ name: 'Retired meanwhile' }));
+    const id = created.body.id as string;
+    const service = createPrinterService({
+      repository: {
+        ...real,
+        find: async (printerId: string) => {
+          const row = await real.find(printerId);
+          if (row?.status !== 'retired') await real.setStatus(printerId, 'retired');
+          return row;
+        },
+      },
+      drivers: () => {
+        throw new Error('not used');
+      },
+      audit: t.context.audit,
+    });
+    const actor = { id: admin.userId };
+    const attempts: [string, () => Promise<unknown>][] = [
+      ['pause', () => service.setStatus(actor, id, 'paused')],
+      ['spools', () => service.setSpools(actor, id, [])],
+      [
+        'edit',
+        () =>
+          service.update(actor, id, {
+            ...simulated(),
+            model: '',
+            tags: [],
+            connection: { kind: 'simulated' },
+          } as never),
+      ],
+    ];
+    for (const [what, attempt] of attempts) {
+      await t.context.db.update(printer).set({ status: 'active' }).where(eq(printer.id, id));
+      await expect(attempt(), what).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringMatching(/retired/),
+      });
+      const [row] = await t.context.db.select().from(printer).where(eq(printer.id, id));
+      expect(row!.status, what).toBe('retired');
+      expect(row!.name, what).toBe('Retired meanwhile');
+    }
   });
 
   it('tests the connection of a simulated printer and records its state', async () => {
