@@ -222,7 +222,8 @@ export const createMoonrakerDriver = (
       const form = new FormData();
       form.set('root', 'gcodes');
       form.set('print', startPrint ? 'true' : 'false');
-      form.set('file', new Blob([file.bytes], { type: 'application/octet-stream' }), file.fileName);
+      // Blob copies the bytes; the DOM typing (bench and e2e compile this too) only admits unshared buffers.
+      form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), file.fileName);
       const result = await http.call({
         method: 'POST',
         path: '/server/files/upload',

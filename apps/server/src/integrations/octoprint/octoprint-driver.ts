@@ -168,7 +168,8 @@ export const createOctoprintDriver = (
       const problem = printFileNameProblem(file.fileName);
       if (problem) return failed('rejected', problem);
       const form = new FormData();
-      form.set('file', new Blob([file.bytes], { type: 'application/octet-stream' }), file.fileName);
+      // Blob copies the bytes; the DOM typing (bench and e2e compile this too) only admits unshared buffers.
+      form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), file.fileName);
       form.set('select', startPrint ? 'true' : 'false');
       form.set('print', startPrint ? 'true' : 'false');
       const result = await http.call({
