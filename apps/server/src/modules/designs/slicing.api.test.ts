@@ -28,7 +28,9 @@ describe.skipIf(!slicer.available)('exact quotes from PrusaSlicer, through the j
   let t: TestApp;
   let seller: SignedInClient;
   beforeAll(async () => {
-    t = await startTestApp({ SLICING: 'auto' });
+    // A farm bigger than the slicer profile's bed, so a 1.5 m part passes the upload's build-volume
+    // check and what is tested is PrusaSlicer's own refusal, reported on the print configuration.
+    t = await startTestApp({ SLICING: 'auto', MAX_BUILD_VOLUME_MM: '2000,2000,2000' });
     seller = await t.signUp();
   });
   afterAll(async () => {
@@ -60,7 +62,7 @@ describe.skipIf(!slicer.available)('exact quotes from PrusaSlicer, through the j
     expect(resliced.quote.basis).toBe('slicer');
     expect(resliced.quote.grams).toBeGreaterThan(3.5);
 
-    const wing = await upload(seller, 'admesh-conveyor-nearby-bad.stl'); // 1.5 m long: does not fit the bed
+    const wing = await upload(seller, 'admesh-conveyor-nearby-bad.stl'); // 1.5 m long: does not fit the slicer's bed
     const refused = await configWhenSliced(seller, wing.id, wing.printConfigs[0].id);
     expect(refused.slicing.status).toBe('failed');
     expect(refused.slicing.error).toEqual(expect.any(String));
