@@ -50,7 +50,7 @@ describe('order API and manual orders', () => {
     expect(await keys.getByRole('button', { name: 'Create key' }).count()).toBe(0); // creating needs the beta
     await keys.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-    await keys.getByText('Revoked').waitFor({ timeout: 15_000 });
+    await keys.getByTestId('api-key-row').getByText('Revoked', { exact: true }).waitFor({ timeout: 15_000 });
     expect(await list()).toBe(401);
 
     const hooks = section.getByTestId('webhook-endpoint-summary');
