@@ -11,3 +11,4 @@ export * from './paging.ts';
 export * from './countries.ts';
 export * from './printers.ts';
 export * from './print-jobs.ts';
+export * from './production.ts';
