@@ -41,6 +41,10 @@ import { createPrinterRepository } from './modules/production/printer-repository
 import { createPrinterService, printerBuildVolumes } from './modules/production/printer-service.ts';
 import { createPrinterDriverFactory } from './integrations/printer-drivers/printer-drivers.ts';
 import { createSimulatedPrinterFarm } from './integrations/simulated-printer/simulated-printer.ts';
+import { createPrintJobRepository } from './modules/production/print-job-repository.ts';
+import { createJobOutcomes } from './modules/production/job-outcomes.ts';
+import { createFarmDispatcher } from './modules/production/farm-dispatcher.ts';
+import { createProductionService } from './modules/production/production-service.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -132,6 +136,8 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     repository: orderRepository,
     audit,
     lookupVariants: (ownerId, skus) => products.findVariantsBySkus(ownerId, skus),
+    // `production` is built below; this runs only when an order is read.
+    productionOf: (orderIds) => production.progressOf(orderIds),
   });
   const orderIngestion = createOrderIngestion({ repository: orderRepository, orders });
   // shops (issue 4, shops core): the connector registry (Etsy/Shopify: `shopConnectors.register(connector, oauth)`
@@ -160,6 +166,41 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
     audit,
   });
+  // print farm at work (issue 11): print jobs from accepted orders, the dispatcher (a tick on the job queue,
+  // started by bootstrap), the board, QC and packing. Jobs are made when an order is announced accepted.
+  const printJobs = createPrintJobRepository(db);
+  const farmOrders = { find: (id: string) => orderRepository.find(id), tryTransition: orders.tryTransition };
+  const jobOutcomes = createJobOutcomes({ jobs: printJobs, orders: farmOrders });
+  const farmDispatcher = createFarmDispatcher({
+    jobs: printJobs,
+    printers: printerRepository,
+    drivers: printerDrivers,
+    storage,
+    outcomes: jobOutcomes,
+    options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
+  });
+  const production = createProductionService({
+    jobs: printJobs,
+    printers: printerRepository,
+    orders: farmOrders,
+    outcomes: jobOutcomes,
+    dispatcher: farmDispatcher,
+    slicing: {
+      available: runtime.slicing.available,
+      findConfig: (id) => designRepository.findConfig(id).then((c) => c && { ...c, sliced: c.sliced ?? null }),
+      async schedule(configId, settingsVersion) {
+        await designRepository.recordSlicing(configId, settingsVersion, { status: 'queued', error: null });
+        await runtime.slicing.schedule(configId, settingsVersion);
+      },
+    },
+    sellers: {
+      find: (id) =>
+        users.findMe(id).then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),
+    },
+    audit,
+    autopilot: config.farm.autopilot,
+  });
+  orders.onStatusChange((event) => production.onOrderStatusChange(event));
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -205,6 +246,9 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     printers: createPrinterService({ repository: printerRepository, drivers: printerDrivers, audit }),
     printerRepository,
     simulatedPrinters,
+    printJobs,
+    farmDispatcher,
+    production,
     /** The designs module's BuildVolumes port, answered from the farm. */
     buildVolumes,
     /** The model worker pool (its stats are read by tests and the bench). */

@@ -12,6 +12,7 @@ import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
 import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
+import { startFarmJobs } from './jobs/farm-jobs.ts';
 
 export interface Running {
   readonly context: AppContext;
@@ -50,6 +51,12 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
+    // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.
+    const stopFarmTimer = await startFarmJobs(
+      jobs,
+      { dispatcher: context.farmDispatcher, production: context.production },
+      { work: options.workJobs, tickMs: config.farm.tickMs, log: logger },
+    );
     const queue = jobs;
     return {
       context,
@@ -58,6 +65,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
       slicerAvailable: slicer !== null,
       async close() {
         stopShopSyncTimer();
+        stopFarmTimer();
         await queue.stop();
         await context.close();
         await database.close();

@@ -45,6 +45,9 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: booleanFlag,
   ALLOW_LOCAL_WEBHOOK_RECEIVERS: booleanFlag,
   PRINTER_ALLOW_LOOPBACK: booleanFlag,
+  FARM_AUTOPILOT: z.enum(['auto', 'true', 'false']).default('auto'),
+  FARM_AUTOPILOT_DELAY_S: z.coerce.number().min(0).max(3600).default(3),
+  FARM_TICK_S: z.coerce.number().min(0.2).max(300).default(2),
   WEB_DIST_DIR: z.string().optional(),
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
@@ -108,6 +111,12 @@ export interface Config {
   readonly allowLocalWebhookReceivers: boolean;
   /** Printer connections may reach this machine (127/8, ::1): an OctoPrint on the same host; off by default (docs/printers.md). */
   readonly printerAllowLoopback: boolean;
+  /**
+   * The print farm's rhythm: how often printers are polled and jobs dispatched, and the autopilot
+   * (FARM_AUTOPILOT: on with the demo data, off by default in production) that confirms beds, spools,
+   * QC and packing by itself after `delayMs`, so the whole chain runs with no clicks.
+   */
+  readonly farm: { readonly tickMs: number; readonly autopilot: boolean; readonly autopilotDelayMs: number };
   readonly webDistDir: string;
   /** Local-disk file storage root (designs, thumbnails, G-code). */
   readonly storageDir: string;
@@ -215,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_BUCKET && !(e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: also set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
   }
+  const seedDemoData = e.SEED_DEMO_DATA === 'auto' ? !production : e.SEED_DEMO_DATA === 'true' && !production;
   return {
     mode: e.NODE_ENV,
     host: e.HOST || (production ? DEFAULT_HOST.production : DEFAULT_HOST.local),
@@ -224,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     appSecret: e.APP_SECRET ?? DEVELOPMENT_SECRET,
     adminEmails: e.ADMIN_EMAILS,
-    seedDemoData: e.SEED_DEMO_DATA === 'auto' ? !production : e.SEED_DEMO_DATA === 'true' && !production,
+    seedDemoData,
     newUsersBeta: e.NEW_USERS_BETA === 'auto' ? e.NODE_ENV === 'development' : e.NEW_USERS_BETA === 'true',
     trustProxyHops: e.TRUST_PROXY_HOPS,
     logLevel: e.LOG_LEVEL,
@@ -234,6 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
     allowLocalWebhookReceivers: e.ALLOW_LOCAL_WEBHOOK_RECEIVERS,
     printerAllowLoopback: e.PRINTER_ALLOW_LOOPBACK,
+    farm: {
+      tickMs: Math.round(e.FARM_TICK_S * 1000),
+      // auto: with the demo data of a local install (tests turn it on themselves).
+      autopilot: e.FARM_AUTOPILOT === 'auto' ? seedDemoData && e.NODE_ENV !== 'test' : e.FARM_AUTOPILOT === 'true',
+      autopilotDelayMs: Math.round(e.FARM_AUTOPILOT_DELAY_S * 1000),
+    },
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,

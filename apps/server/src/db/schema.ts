@@ -693,8 +693,117 @@ export const printer = pgTable(
     bedConfirmedClear: boolean('bed_confirmed_clear').notNull().default(false),
     bedConfirmedBy: text('bed_confirmed_by').references(() => user.id, { onDelete: 'set null' }),
     bedConfirmedAt: timestamp('bed_confirmed_at', { withTimezone: true }),
+    /** When it last started a print (the dispatcher staggers starts across the farm). */
+    lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('printer_status_idx').on(table.status, table.name)],
+);
+
+/**
+ * One part printed once on one printer (docs/print-farm.md): an accepted order becomes one job per
+ * part × quantity; a failed or QC-failed job is reprinted as a NEW job (attempt + 1, reprint_of).
+ * What the job prints is copied from the print configuration when it is made (name, material,
+ * colour, size, figures), so a later edit of the configuration or a deleted design does not change
+ * a job already queued. Status changes go through the print-job transitions table with
+ * compare-and-set.
+ */
+export const printJob = pgTable(
+  'print_job',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** First-in-first-out among equals (the planner's tie-breaker). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    orderItemId: uuid('order_item_id')
+      .notNull()
+      .references(() => orderItem.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** Which part of the item's variant (its index among the variant's parts) and which copy of it. */
+    partIndex: integer('part_index').notNull(),
+    copy: integer('copy').notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    reprintOf: uuid('reprint_of'),
+    partName: text('part_name').notNull(),
+    designId: uuid('design_id').notNull(),
+    printConfigId: uuid('print_config_id').notNull(),
+    /** The model file in storage (the design's), for slicing and the simulated printer. */
+    modelKey: text('model_key').notNull(),
+    material: text('material').notNull(),
+    /** Lower-case hex, like the print configuration's, or 'any'. */
+    colour: text('colour').notNull(),
+    nozzleMm: doublePrecision('nozzle_mm').notNull(),
+    sizeXMm: doublePrecision('size_x_mm').notNull(),
+    sizeYMm: doublePrecision('size_y_mm').notNull(),
+    sizeZMm: doublePrecision('size_z_mm').notNull(),
+    grams: doublePrecision('grams').notNull(),
+    printSeconds: doublePrecision('print_seconds').notNull(),
+    layerCount: integer('layer_count'),
+    /** The sliced file in storage, or null while it is being made; 'simulation' files print only on simulated printers. */
+    fileKey: text('file_key'),
+    fileKind: text('file_kind'),
+    status: text('status').notNull().default('queued'),
+    printerId: uuid('printer_id').references(() => printer.id, { onDelete: 'set null' }),
+    pinnedPrinterId: uuid('pinned_printer_id').references(() => printer.id, { onDelete: 'set null' }),
+    /** A person's place in the queue (a priority key in ms, lower first), set by dragging; null: by the rules. */
+    manualKey: doublePrecision('manual_key'),
+    rush: boolean('rush').notNull().default(false),
+    placedAt: timestamp('placed_at', { withTimezone: true }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    spoolChange: jsonb('spool_change').$type<{ material: string; colour: string }>(),
+    progress: doublePrecision('progress'),
+    secondsLeft: doublePrecision('seconds_left'),
+    failureReason: text('failure_reason'),
+    /** Who passed or failed it: a user id, or 'autopilot'. */
+    qcBy: text('qc_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // Making an order's jobs twice (the announcement and a sweep) makes them once.
+    uniqueIndex('print_job_part_copy_attempt_idx').on(
+      table.orderItemId,
+      table.partIndex,
+      table.copy,
+      table.attempt,
+    ),
+    // No printer ever holds two jobs: the dispatcher's compare-and-set relies on it.
+    uniqueIndex('print_job_one_per_printer_idx')
+      .on(table.printerId)
+      .where(sql`${table.status} IN ('assigned', 'uploading', 'printing')`),
+    index('print_job_order_idx').on(table.orderId),
+    index('print_job_status_seq_idx').on(table.status, table.seq),
+  ],
+);
+
+/**
+ * What happened on the farm, and who did it: job status changes, beds confirmed clear, spools
+ * loaded, QC results, packing. actor_kind 'autopilot' marks the steps FARM_AUTOPILOT took.
+ */
+export const productionEvent = pgTable(
+  'production_event',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    kind: text('kind').notNull(),
+    jobId: uuid('job_id').references(() => printJob.id, { onDelete: 'cascade' }),
+    printerId: uuid('printer_id').references(() => printer.id, { onDelete: 'set null' }),
+    orderId: uuid('order_id').references(() => order.id, { onDelete: 'cascade' }),
+    /** 'admin', 'system', 'autopilot' or 'printer'. */
+    actorKind: text('actor_kind').notNull(),
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    detail: text('detail').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('production_event_job_idx').on(table.jobId, table.createdAt),
+    index('production_event_order_idx').on(table.orderId, table.createdAt),
+  ],
 );

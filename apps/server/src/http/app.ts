@@ -24,6 +24,7 @@ import { registerProductRoutes } from '../modules/products/product-routes.ts';
 import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts';
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
 import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
+import { registerProductionRoutes } from '../modules/production/production-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -139,6 +140,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   await registerWebhookIntakeRoutes(app, { webhookIntake: context.webhookIntake });
   registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
   registerPrinterRoutes(app, { printers: context.printers });
+  registerProductionRoutes(app, { production: context.production });
   registerShopRoutes(app, { shops: context.shops, publicUrl: config.publicUrl });
   registerOrderRoutes(app, {
     orders: context.orders,

@@ -15,6 +15,8 @@ export const QUEUES = {
   processWebhook: 'process-webhook',
   shopSync: 'shop-sync',
   webhookDelivery: 'webhook-delivery',
+  // ── issue 11: the print farm's turn (poll printers, autopilot, dispatch, start) ──
+  farmTick: 'farm-tick',
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -31,6 +33,9 @@ const QUEUE_OPTIONS: Record<
   'webhook-delivery': { retryLimit: 8, retryDelay: 15, expireInSeconds: 60 },
   // Stored marketplace webhooks (no marketplace calls, only our database): 5 retries from ~10 s, doubling, then dead-letter.
   'process-webhook': { retryLimit: 5, retryDelay: 10, expireInSeconds: 120 },
+  // The farm's turn: one waiting and one running at most across every process ('stately'), so two ticks
+  // never race; a tick that fails is not retried (the next one, a moment later, does the same work).
+  'farm-tick': { retryLimit: 0, retryDelay: 1, expireInSeconds: 120, policy: 'stately' },
 };
 
 /** How many times a queue retries a failing job before dead-lettering it (the attempt with retryCount = this is the last). */
@@ -60,6 +65,7 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'slice-print-config': 1,
   'shop-sync': 4,
   'webhook-delivery': 8,
+  'farm-tick': 1,
 };
 const DEFAULT_WORKER_BATCH = 4;
 

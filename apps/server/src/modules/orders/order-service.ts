@@ -3,6 +3,7 @@ import {
   shippingAddressSchema,
   type Order,
   type OrderList,
+  type OrderProduction,
   type OrderStatus,
   type OrderSummary,
 } from '@layerline/contracts';
@@ -144,7 +145,7 @@ function summaryDto(row: Omit<OrderSummaryRow, 'placedKey'>): OrderSummary {
 
 const emptyAddress = { company: '', line2: '', region: '', phone: '', email: '' };
 
-function detailDto(row: OrderDetailRow): Order {
+function detailDto(row: OrderDetailRow, production: OrderProduction | null): Order {
   const { itemCount: _count, ...summary } = summaryDto(row);
   return {
     ...summary,
@@ -166,6 +167,7 @@ function detailDto(row: OrderDetailRow): Order {
       reason: event.reason,
       createdAt: iso(event.createdAt),
     })),
+    production,
   };
 }
 
@@ -178,9 +180,13 @@ export function createOrderService(deps: {
   repository: OrderRepository;
   audit: AuditRepository;
   lookupVariants: VariantLookup;
+  /** The print farm's progress on these orders (those with print jobs). */
+  productionOf?: (orderIds: readonly string[]) => Promise<Map<string, OrderProduction>>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { repository, audit } = deps;
+  const productionOf = async (orderIds: readonly string[]) =>
+    deps.productionOf ? deps.productionOf(orderIds) : new Map<string, OrderProduction>();
   const listeners: OrderStatusListener[] = [];
   const batchListeners: OrderStatusBatchListener[] = [];
   const matchSkusLabelled = createLabelledSkuMatcher(deps.lookupVariants, repository);
@@ -349,7 +355,7 @@ export function createOrderService(deps: {
     const row = await repository.detail(orderId);
     // Another seller's order answers exactly like a missing one.
     if (!row || (row.order.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Order');
-    return detailDto(row);
+    return detailDto(row, (await productionOf([orderId])).get(orderId) ?? null);
   }
 
   async function changeStatus(
@@ -410,7 +416,8 @@ export function createOrderService(deps: {
     /** Orders by id in one read, whoever owns them (for subscribers that check the owner themselves). */
     async getMany(orderIds: readonly string[]): Promise<Map<string, Order>> {
       const rows = await repository.detailMany(orderIds);
-      return new Map(rows.map((row) => [row.order.id, detailDto(row)]));
+      const production = await productionOf(rows.map((row) => row.order.id));
+      return new Map(rows.map((row) => [row.order.id, detailDto(row, production.get(row.order.id) ?? null)]));
     },
     changeStatus,
 

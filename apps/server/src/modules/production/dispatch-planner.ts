@@ -73,6 +73,8 @@ export interface PlannerJob {
   readonly sellerPriority: number;
   readonly rush: boolean;
   readonly pinnedPrinterId: string | null;
+  /** A person's place for it in the queue (a priority key, set by dragging on the board): wins over the rules. */
+  readonly priorityOverride?: number | null;
   /** A tie-breaker that keeps first-in-first-out among equals (the queue's insertion order if absent). */
   readonly seq?: number;
 }
@@ -202,6 +204,7 @@ export function isReady(printer: PlannerPrinter): boolean {
  * depend on the clock, so the queue's order never needs recomputing.
  */
 export function priorityKey(job: PlannerJob, options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): number {
+  if (job.priorityOverride !== undefined && job.priorityOverride !== null) return job.priorityOverride;
   const promised = job.orderPlacedAt + options.standardLeadTimeMs;
   const deadline = job.dueAt === null ? promised : Math.min(job.dueAt, promised);
   return (

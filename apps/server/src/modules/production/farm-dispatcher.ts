@@ -1,0 +1,379 @@
+import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
+import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
+import type { FileStorage } from '../designs/file-storage.ts';
+import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
+import type { JobWithNames, PrintJobRepository, PrintJobRow } from './print-job-repository.ts';
+import { isTransientPrinterFailure, type PrinterDriverFactory, type PrintFile } from './printer-driver.ts';
+import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
+
+/**
+ * The farm at work (docs/print-farm.md, "The dispatcher"): one `tick` reads every printer, lets the
+ * autopilot take its steps, then makes one dispatch decision and starts what it assigned. A tick
+ * runs as a job on the queue (one at a time across every process: policy 'stately'), and every
+ * write is compare-and-set, so two ticks racing, or a process killed mid-tick, lose nothing:
+ * - a job is assigned only while `queued`, and the partial unique index keeps one job per printer;
+ * - a job left `assigned` (killed before its upload) is started by the next tick;
+ * - a job left `uploading` is settled by the printer's own status (printing our file, or not).
+ * A printer that stops answering mid-print is shown as connection lost; its job stays `printing`
+ * and is never restarted silently: the printer's next answer settles it.
+ */
+
+/** Where a file is uploaded on every printer: one name per job, so a repeated upload replaces it. */
+export const printFileName = (jobId: string) => `layerline-${jobId}.gcode`;
+
+/** The seconds an upload may stay unsettled before the printer's status decides it. */
+const UPLOAD_SETTLE_MS = 120_000;
+/** An assigned job with nothing to wait for is started again by a tick after this long. */
+const ASSIGNED_RESTART_MS = 15_000;
+
+export interface FarmDispatcherOptions {
+  /** FARM_AUTOPILOT: confirm beds, QC, spools and packing by itself after `delayMs`. */
+  readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
+  readonly now?: () => number;
+}
+
+export interface TickReport {
+  readonly polled: number;
+  readonly assigned: number;
+  readonly started: number;
+  readonly decisionMs: number;
+}
+
+/** A printer as the planner sees it, from its row and the job it holds. */
+export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPrinter {
+  const state = row.lastState as PrinterStatus | null;
+  const loaded = (row.spools as PrinterSpool[]).find((s) => s.loaded) ?? null;
+  return {
+    id: row.id,
+    name: row.name,
+    bed: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm },
+    nozzleMm: row.nozzleMm,
+    loaded: loaded ? { material: loaded.material, colour: loaded.colourHex.toLowerCase() } : null,
+    online: state !== null && row.lastError === null && state.state !== 'offline' && state.state !== 'error',
+    idle: !holdsJob && state !== null && (state.state === 'idle' || state.state === 'finished'),
+    bedClear: row.bedConfirmedClear,
+    paused: row.status === 'paused',
+    retired: row.status === 'retired',
+    lastStartAt: row.lastStartedAt?.getTime() ?? null,
+  };
+}
+
+/** A queued job as the planner sees it. */
+export function plannerJobOf(job: PrintJobRow): PlannerJob {
+  return {
+    id: job.id,
+    size: { x: job.sizeXMm, y: job.sizeYMm, z: job.sizeZMm },
+    material: job.material,
+    colour: job.colour,
+    nozzleMm: job.nozzleMm,
+    printSeconds: job.printSeconds,
+    orderPlacedAt: job.placedAt.getTime(),
+    dueAt: job.dueAt?.getTime() ?? null,
+    sellerPriority: 0,
+    rush: job.rush,
+    pinnedPrinterId: job.pinnedPrinterId,
+    priorityOverride: job.manualKey,
+    seq: job.seq,
+  };
+}
+
+/** The bytes of a simulation file: what the simulated printer needs, said honestly at the top. */
+export function simulationFile(job: PrintJobRow): Uint8Array {
+  return new TextEncoder().encode(
+    [
+      '; Layerline simulation file: PrusaSlicer is not installed, so this job has no real G-code.',
+      '; It prints only on a simulated printer, for as long as the estimate says.',
+      `; part: ${job.partName.replace(/[\r\n]/g, ' ')}`,
+      `; estimated printing time (normal mode) = ${Math.round(job.printSeconds)}s`,
+      `; filament used [g] = ${job.grams.toFixed(2)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+export function createFarmDispatcher(deps: {
+  jobs: PrintJobRepository;
+  printers: PrinterRepository;
+  drivers: PrinterDriverFactory;
+  storage: FileStorage;
+  outcomes: JobOutcomes;
+  options: FarmDispatcherOptions;
+  log?: { error(obj: unknown, msg?: string): void };
+}) {
+  const { jobs, printers, drivers, storage, outcomes, options } = deps;
+  const now = options.now ?? Date.now;
+  const autopilot: FarmActor = { kind: 'autopilot' };
+
+  const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
+
+  const fileOf = async (job: PrintJobRow): Promise<PrintFile> => ({
+    fileName: printFileName(job.id),
+    bytes: job.fileKind === 'simulation' ? simulationFile(job) : await storage.readAll(job.fileKey!),
+    estimatedPrintSeconds: job.printSeconds,
+    ...(job.layerCount ? { layerCount: job.layerCount } : {}),
+  });
+
+  /** Back to the queue (nothing printed): the printer is let go, and the reason kept for the board. */
+  async function requeue(job: PrintJobRow, from: 'assigned' | 'uploading', reason: string): Promise<void> {
+    const moved = await jobs.move(job.id, from, 'queued', { printerId: null, spoolChange: null, failureReason: reason });
+    if (moved) await jobs.record({ kind: 'requeued', jobId: job.id, printerId: job.printerId, orderId: job.orderId, actorKind: 'system', detail: reason });
+  }
+
+  /** The print ended on the printer: a fact (time, material, reason) kept on the job. */
+  async function endPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null): Promise<void> {
+    if (failure === null) {
+      const printed = await jobs.move(job.id, 'printing', 'printed', { progress: 1, secondsLeft: 0, finishedAt: new Date(now()) });
+      if (!printed) return;
+      await jobs.setBedClear(row.id, false, null);
+      await useFilament(row, job.grams);
+      await jobs.record({ kind: 'printed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: `Printed on ${row.name}` });
+      return;
+    }
+    const failed = await jobs.move(job.id, 'printing', 'failed', {
+      failureReason: failure,
+      progress: status?.progress ?? job.progress,
+      finishedAt: new Date(now()),
+    });
+    if (!failed) return;
+    // Whatever is on the bed must come off before the next print.
+    await jobs.setBedClear(row.id, false, null);
+    await jobs.record({ kind: 'failed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: failure });
+    await outcomes.jobFailed(failed, { kind: 'printer' });
+  }
+
+  async function useFilament(row: PrinterRow, grams: number): Promise<void> {
+    const spools = (row.spools as PrinterSpool[]).map((s) =>
+      s.loaded ? { ...s, gramsLeft: Math.max(0, Math.round(s.gramsLeft - grams)) } : s,
+    );
+    await printers.setSpools(row.id, spools);
+  }
+
+  /** One printer's status, and what it says of the job it holds. */
+  async function pollPrinter(row: PrinterRow, held: PrintJobRow | undefined): Promise<void> {
+    const answer = await driverOf(row).status();
+    if (!answer.ok) {
+      await printers.recordState(row.id, { error: answer.failure.message });
+      return;
+    }
+    const status = answer.value;
+    await printers.recordState(row.id, { status });
+    if (!held) return;
+    const ours = status.fileName !== null && status.fileName.endsWith(printFileName(held.id));
+    if (held.status === 'uploading') {
+      if (ours && (status.state === 'printing' || status.state === 'paused')) await markPrinting(held, row);
+      else if (now() - held.updatedAt.getTime() > UPLOAD_SETTLE_MS)
+        await requeue(held, 'uploading', `The upload to ${row.name} did not finish; the job went back to the queue`);
+      return;
+    }
+    if (held.status !== 'printing') return;
+    if (ours && (status.state === 'printing' || status.state === 'paused' || status.state === 'busy')) {
+      await jobs.setProgress(held.id, status.progress, status.secondsLeft);
+      return;
+    }
+    if (ours && status.state === 'finished') return endPrint(held, row, status, null);
+    if (ours && status.state === 'idle' && (status.progress ?? 0) >= 1) return endPrint(held, row, status, null);
+    if (status.state === 'error') return endPrint(held, row, status, status.errorText ?? `${row.name} reported an error`);
+    if (status.state === 'offline') return; // the host answers, the printer behind it does not: wait, shown on the board
+    // Idle (or on another file) while we believed it printed ours: it restarted or the job was removed.
+    await endPrint(held, row, status, `${row.name} stopped printing this job (it restarted, or the print was removed on the printer)`);
+  }
+
+  async function markPrinting(job: PrintJobRow, row: PrinterRow): Promise<void> {
+    const moved = await jobs.move(job.id, 'uploading', 'printing', { startedAt: new Date(now()), failureReason: null });
+    if (!moved) return;
+    await jobs.record({ kind: 'printing', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: `Printing on ${row.name}` });
+    await outcomes.jobStarted(moved);
+  }
+
+  /** Sends an assigned job's file to its printer and starts it. */
+  async function startJob(jobId: string): Promise<boolean> {
+    const job = await jobs.find(jobId);
+    if (!job || job.status !== 'assigned' || job.printerId === null || job.spoolChange !== null) return false;
+    const row = await printers.find(job.printerId);
+    if (!row || row.status !== 'active') {
+      await requeue(job, 'assigned', 'The printer was paused or retired before the job started');
+      return false;
+    }
+    const uploading = await jobs.move(job.id, 'assigned', 'uploading');
+    if (!uploading) return false;
+    let file: PrintFile;
+    try {
+      file = await fileOf(uploading);
+    } catch (error) {
+      deps.log?.error({ err: error, jobId }, 'print file could not be read');
+      await requeue(uploading, 'uploading', 'The sliced file could not be read; it is made again');
+      return false;
+    }
+    const driver = driverOf(row);
+    const uploaded = await driver.upload(file, { startPrint: true });
+    if (!uploaded.ok) {
+      await printers.recordState(row.id, { error: uploaded.failure.message });
+      await requeue(uploading, 'uploading', `${row.name}: ${uploaded.failure.message}`);
+      return false;
+    }
+    if (!uploaded.value.printStarted) {
+      const started = await driver.start(uploaded.value.fileName);
+      if (!started.ok) {
+        if (!isTransientPrinterFailure(started.failure)) await printers.recordState(row.id, { error: started.failure.message });
+        await requeue(uploading, 'uploading', `${row.name} did not start the print: ${started.failure.message}`);
+        return false;
+      }
+    }
+    await markPrinting(uploading, row);
+    return true;
+  }
+
+  /** The autopilot's steps (FARM_AUTOPILOT): each is what a person would confirm, recorded as the autopilot's. */
+  async function autopilotSteps(rows: readonly PrinterRow[], held: ReadonlyMap<string, PrintJobRow>): Promise<void> {
+    const before = new Date(now() - options.autopilot.delayMs);
+    for (const job of await jobs.awaitingSpoolBefore(before)) await loadSpool(job, autopilot);
+    const lastFinished = await jobs.lastFinishedOn(rows.map((r) => r.id));
+    for (const row of rows) {
+      const state = (row.lastState as PrinterStatus | null)?.state;
+      if (row.bedConfirmedClear || held.has(row.id) || row.status === 'retired') continue;
+      if (state !== 'idle' && state !== 'finished') continue;
+      const finished = lastFinished.get(row.id);
+      if (finished && finished > before) continue;
+      await confirmBedClear(row.id, autopilot);
+    }
+    for (const job of await jobs.printedBefore(before, 50)) {
+      const passed = await jobs.move(job.id, 'printed', 'qc_passed', { qcBy: 'autopilot' });
+      if (!passed) continue;
+      await jobs.record({ kind: 'qc_pass', jobId: job.id, orderId: job.orderId, actorKind: 'autopilot', detail: 'Passed QC' });
+      await outcomes.jobPassed(passed, autopilot);
+    }
+    for (const packing of await jobs.ordersAwaitingPacking(50)) {
+      if (packing.updatedAt > before) continue;
+      if (await outcomes.moveOrder(packing.id, ['printed'], 'packed', 'Packing confirmed by the farm autopilot', autopilot))
+        await jobs.record({ kind: 'packed', orderId: packing.id, actorKind: 'autopilot', detail: 'Packing confirmed' });
+    }
+  }
+
+  /** A person (or the autopilot) says the bed is clear: the printer may take the next job. */
+  async function confirmBedClear(printerId: string, actor: FarmActor): Promise<boolean> {
+    if (!(await jobs.setBedClear(printerId, true, actorIdOf(actor)))) return false;
+    await jobs.record({ kind: 'bed_clear', printerId, actorKind: actor.kind, actorId: actorIdOf(actor), detail: 'Bed confirmed clear' });
+    return true;
+  }
+
+  /** The spool the job asked for is in the toolhead: the printer's spools say so, and the job may start. */
+  async function loadSpool(job: PrintJobRow, actor: FarmActor): Promise<PrintJobRow | undefined> {
+    if (!job.spoolChange || job.status !== 'assigned' || job.printerId === null) return job;
+    const row = await printers.find(job.printerId);
+    if (!row) return job;
+    const wanted = job.spoolChange;
+    const spools = (row.spools as PrinterSpool[]).map((s) => ({ ...s, loaded: false }));
+    const match = spools.find(
+      (s) => s.material === wanted.material && (wanted.colour === 'any' || s.colourHex.toLowerCase() === wanted.colour),
+    );
+    if (match) match.loaded = true;
+    else
+      spools.push({
+        material: wanted.material as PrinterSpool['material'],
+        colourName: wanted.colour === 'any' ? `${wanted.material} (any colour)` : wanted.colour,
+        colourHex: wanted.colour === 'any' ? '#9e9e9e' : wanted.colour,
+        gramsLeft: 1000,
+        loaded: true,
+      });
+    await printers.setSpools(row.id, spools.slice(-16));
+    const updated = await jobs.setSpoolChange(job.id, null);
+    await jobs.record({
+      kind: 'spool_loaded',
+      jobId: job.id,
+      printerId: row.id,
+      actorKind: actor.kind,
+      actorId: actorIdOf(actor),
+      detail: `Loaded ${wanted.material} ${wanted.colour} on ${row.name}`,
+    });
+    return updated;
+  }
+
+  /**
+   * One dispatch decision: the planner on the farm as it is now, each assignment written with
+   * compare-and-set. Jobs whose file is only a simulation go to simulated printers only.
+   */
+  async function dispatch(rows: readonly PrinterRow[], held: ReadonlyMap<string, PrintJobRow>): Promise<{ assigned: string[]; decisionMs: number }> {
+    const queued = await jobs.dispatchable();
+    const started = performance.now();
+    const farm = rows.map((row) => plannerPrinterOf(row, held.has(row.id)));
+    const simulated = new Set(rows.filter((r) => r.connectionKind === 'simulated').map((r) => r.id));
+    const sliced = queued.filter((j) => j.fileKind !== 'simulation');
+    const simulation = queued.filter((j) => j.fileKind === 'simulation');
+    const t = now();
+    const first = planDispatch(farm, new DispatchQueue(sliced.map(plannerJobOf)), t);
+    const busy = new Set(first.assignments.map((a) => a.printerId));
+    const second = planDispatch(
+      farm.map((p) => (busy.has(p.id) ? { ...p, idle: false, lastStartAt: t } : p)).filter((p) => simulated.has(p.id)),
+      new DispatchQueue(simulation.map(plannerJobOf)),
+      t,
+    );
+    const decisionMs = performance.now() - started;
+    const assigned: string[] = [];
+    for (const a of [...first.assignments, ...second.assignments]) {
+      if (!(await jobs.assign(a.jobId, a.printerId, a.spoolChange))) continue;
+      await jobs.markPrinterStarted(a.printerId, new Date(t));
+      await jobs.record({
+        kind: 'assigned',
+        jobId: a.jobId,
+        printerId: a.printerId,
+        actorKind: 'system',
+        detail: a.spoolChange ? `Assigned (${a.rule}); load ${a.spoolChange.material} ${a.spoolChange.colour} first` : `Assigned (${a.rule})`,
+      });
+      assigned.push(a.jobId);
+    }
+    return { assigned, decisionMs };
+  }
+
+  return {
+    startJob,
+    confirmBedClear,
+    loadSpool,
+
+    /** Cancels a job's print on its printer (the order was cancelled). */
+    async cancelOnPrinter(job: PrintJobRow): Promise<void> {
+      if (job.printerId === null) return;
+      const row = await printers.find(job.printerId);
+      if (!row) return;
+      const state = (row.lastState as PrinterStatus | null)?.state;
+      if (state === 'printing' || state === 'paused') {
+        const result = await driverOf(row).cancel();
+        if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
+      }
+      await jobs.setBedClear(row.id, false, null);
+    },
+
+    /** Polls, autopilot, dispatch, starts: one turn of the farm. */
+    async tick(): Promise<TickReport> {
+      let rows = (await printers.list()).filter((r) => r.status !== 'retired');
+      let onPrinters = await jobs.onPrinters();
+      const heldOf = (list: readonly JobWithNames[]) =>
+        new Map(list.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
+      let held = heldOf(onPrinters);
+      await Promise.all(
+        rows.map((row) =>
+          pollPrinter(row, held.get(row.id)).catch((error: unknown) =>
+            deps.log?.error({ err: error, printerId: row.id }, 'printer poll failed'),
+          ),
+        ),
+      );
+      // Assigned jobs a killed tick never started (or whose spool is now loaded).
+      for (const { job } of onPrinters) {
+        if (job.status === 'assigned' && job.spoolChange === null && now() - (job.updatedAt.getTime()) > ASSIGNED_RESTART_MS)
+          await startJob(job.id);
+      }
+      if (options.autopilot.enabled) {
+        rows = (await printers.list()).filter((r) => r.status !== 'retired');
+        await autopilotSteps(rows, held);
+      }
+      rows = (await printers.list()).filter((r) => r.status !== 'retired');
+      onPrinters = await jobs.onPrinters();
+      held = heldOf(onPrinters);
+      const { assigned, decisionMs } = await dispatch(rows, held);
+      let started = 0;
+      for (const jobId of assigned) if (await startJob(jobId)) started += 1;
+      return { polled: rows.length, assigned: assigned.length, started, decisionMs };
+    },
+  };
+}
+
+export type FarmDispatcher = ReturnType<typeof createFarmDispatcher>;

@@ -1,0 +1,408 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import {
+  PRINT_JOB_ON_PRINTER,
+  type PrintJobStatus,
+} from '@layerline/contracts';
+import type { Database } from '../../db/client.ts';
+import {
+  design,
+  order,
+  orderItem,
+  printConfiguration,
+  printJob,
+  printer,
+  product,
+  productionEvent,
+  productVariant,
+  user,
+  variantPart,
+} from '../../db/schema.ts';
+
+export type PrintJobRow = typeof printJob.$inferSelect;
+export type NewPrintJob = typeof printJob.$inferInsert;
+
+/** One part of one item of an order, with what the farm needs to print it. */
+export interface OrderPartRow {
+  readonly itemId: string;
+  readonly itemQuantity: number;
+  readonly partId: string;
+  readonly partQuantity: number;
+  readonly productName: string;
+  readonly variantName: string;
+  readonly config: typeof printConfiguration.$inferSelect;
+  readonly design: { id: string; name: string; storageKey: string; format: string; bboxMm: [number, number, number] };
+}
+
+export interface ProductionEventInput {
+  readonly kind: string;
+  readonly jobId?: string | null;
+  readonly printerId?: string | null;
+  readonly orderId?: string | null;
+  readonly actorKind: 'admin' | 'system' | 'autopilot' | 'printer';
+  readonly actorId?: string | null;
+  readonly detail?: string;
+}
+
+/** A job with the names the board shows beside it. */
+export interface JobWithNames {
+  readonly job: PrintJobRow;
+  readonly orderNumber: string;
+  readonly sellerName: string;
+  readonly printerName: string | null;
+}
+
+const ON_PRINTER = [...PRINT_JOB_ON_PRINTER];
+const UNIQUE_VIOLATION = '23505';
+
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
+  }
+  return false;
+};
+
+/** The print jobs table and the production event log: the only SQL of the farm's work. */
+export function createPrintJobRepository(db: Database) {
+  const withNames = () =>
+    db
+      .select({
+        job: printJob,
+        orderNumber: order.externalId,
+        sellerName: sql<string>`coalesce(nullif(${user.businessName}, ''), ${user.email})`,
+        printerName: printer.name,
+      })
+      .from(printJob)
+      .innerJoin(order, eq(order.id, printJob.orderId))
+      .innerJoin(user, eq(user.id, printJob.ownerId))
+      .leftJoin(printer, eq(printer.id, printJob.printerId));
+
+  return {
+    /** Every part of every matched item of an order, in a stable order (the part index is its place). */
+    async partsOfOrder(orderId: string): Promise<OrderPartRow[]> {
+      const rows = await db
+        .select({
+          itemId: orderItem.id,
+          itemQuantity: orderItem.quantity,
+          partId: variantPart.id,
+          partQuantity: variantPart.quantity,
+          productName: product.name,
+          variantName: productVariant.name,
+          config: printConfiguration,
+          design: {
+            id: design.id,
+            name: design.name,
+            storageKey: design.storageKey,
+            format: design.format,
+            bboxMm: design.bboxMm,
+          },
+        })
+        .from(orderItem)
+        .innerJoin(productVariant, eq(productVariant.id, orderItem.variantId))
+        .innerJoin(product, eq(product.id, productVariant.productId))
+        .innerJoin(variantPart, eq(variantPart.variantId, productVariant.id))
+        .innerJoin(printConfiguration, eq(printConfiguration.id, variantPart.printConfigId))
+        .innerJoin(design, eq(design.id, printConfiguration.designId))
+        .where(eq(orderItem.orderId, orderId))
+        .orderBy(asc(orderItem.id), asc(variantPart.id));
+      return rows;
+    },
+
+    /** Inserts jobs; one that exists already (same item, part, copy and attempt) is skipped. Returns the new ones. */
+    async insert(jobs: readonly NewPrintJob[]): Promise<PrintJobRow[]> {
+      if (jobs.length === 0) return [];
+      return db.insert(printJob).values([...jobs]).onConflictDoNothing().returning();
+    },
+
+    async find(id: string): Promise<PrintJobRow | undefined> {
+      const [row] = await db.select().from(printJob).where(eq(printJob.id, id));
+      return row;
+    },
+
+    async findWithNames(id: string): Promise<JobWithNames | undefined> {
+      const [row] = await withNames().where(eq(printJob.id, id));
+      return row;
+    },
+
+    async ofOrder(orderId: string): Promise<PrintJobRow[]> {
+      return db.select().from(printJob).where(eq(printJob.orderId, orderId)).orderBy(asc(printJob.seq));
+    },
+
+    async ofOrders(orderIds: readonly string[]): Promise<PrintJobRow[]> {
+      if (orderIds.length === 0) return [];
+      return db
+        .select()
+        .from(printJob)
+        .where(inArray(printJob.orderId, [...orderIds]))
+        .orderBy(asc(printJob.seq));
+    },
+
+    /**
+     * Queued jobs the dispatcher may place: the file is ready and the order is in the farm's hands
+     * (accepted or in production; a job of an order on hold waits).
+     */
+    async dispatchable(): Promise<PrintJobRow[]> {
+      return db
+        .select({ job: printJob })
+        .from(printJob)
+        .innerJoin(order, eq(order.id, printJob.orderId))
+        .where(
+          and(
+            eq(printJob.status, 'queued'),
+            isNotNull(printJob.fileKey),
+            inArray(order.status, ['accepted', 'in_production']),
+          ),
+        )
+        .then((rows) => rows.map((r) => r.job));
+    },
+
+    /** Queued jobs still waiting for their file. */
+    async awaitingFile(limit: number): Promise<PrintJobRow[]> {
+      return db
+        .select()
+        .from(printJob)
+        .where(and(eq(printJob.status, 'queued'), isNull(printJob.fileKey)))
+        .orderBy(asc(printJob.seq))
+        .limit(limit);
+    },
+
+    async setFile(ids: readonly string[], fileKey: string, fileKind: 'sliced' | 'simulation', figures?: { grams: number; printSeconds: number }) {
+      if (ids.length === 0) return;
+      await db
+        .update(printJob)
+        .set({ fileKey, fileKind, ...(figures ?? {}), updatedAt: new Date() })
+        .where(and(inArray(printJob.id, [...ids]), isNull(printJob.fileKey)));
+    },
+
+    /** Jobs on a printer (assigned, uploading, printing), with names. */
+    async onPrinters(): Promise<JobWithNames[]> {
+      return withNames().where(inArray(printJob.status, ON_PRINTER)).orderBy(asc(printJob.seq));
+    },
+
+    async withStatus(status: PrintJobStatus, limit: number): Promise<JobWithNames[]> {
+      return withNames().where(eq(printJob.status, status)).orderBy(asc(printJob.seq)).limit(limit);
+    },
+
+    async countWithStatus(status: PrintJobStatus): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(printJob)
+        .where(eq(printJob.status, status));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Puts a queued job on a printer, if it is still queued and the printer holds no other job
+     * (the partial unique index settles two dispatchers racing for one printer). False: lost the race.
+     */
+    async assign(
+      jobId: string,
+      printerId: string,
+      spoolChange: { material: string; colour: string } | null,
+    ): Promise<boolean> {
+      try {
+        const rows = await db
+          .update(printJob)
+          .set({ status: 'assigned', printerId, spoolChange, assignedAt: new Date(), updatedAt: new Date() })
+          .where(and(eq(printJob.id, jobId), eq(printJob.status, 'queued')))
+          .returning({ id: printJob.id });
+        return rows.length === 1;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Compare-and-set of a job's status, with the fields that change with it. False: it moved on meanwhile. */
+    async move(
+      jobId: string,
+      from: PrintJobStatus,
+      to: PrintJobStatus,
+      fields: Partial<Pick<NewPrintJob, 'printerId' | 'progress' | 'secondsLeft' | 'failureReason' | 'qcBy' | 'startedAt' | 'finishedAt' | 'spoolChange' | 'assignedAt'>> = {},
+    ): Promise<PrintJobRow | undefined> {
+      const [row] = await db
+        .update(printJob)
+        .set({ ...fields, status: to, updatedAt: new Date() })
+        .where(and(eq(printJob.id, jobId), eq(printJob.status, from)))
+        .returning();
+      return row;
+    },
+
+    /** Progress of a printing job (no status change). */
+    async setProgress(jobId: string, progress: number | null, secondsLeft: number | null): Promise<void> {
+      await db
+        .update(printJob)
+        .set({ progress, secondsLeft })
+        .where(and(eq(printJob.id, jobId), eq(printJob.status, 'printing')));
+    },
+
+    async setSpoolChange(jobId: string, spoolChange: { material: string; colour: string } | null): Promise<PrintJobRow | undefined> {
+      const [row] = await db
+        .update(printJob)
+        .set({ spoolChange, updatedAt: new Date() })
+        .where(eq(printJob.id, jobId))
+        .returning();
+      return row;
+    },
+
+    async setPin(jobId: string, pinnedPrinterId: string | null): Promise<PrintJobRow | undefined> {
+      const [row] = await db
+        .update(printJob)
+        .set({ pinnedPrinterId, updatedAt: new Date() })
+        .where(and(eq(printJob.id, jobId), eq(printJob.status, 'queued')))
+        .returning();
+      return row;
+    },
+
+    async setManualKey(jobId: string, manualKey: number | null): Promise<PrintJobRow | undefined> {
+      const [row] = await db
+        .update(printJob)
+        .set({ manualKey, updatedAt: new Date() })
+        .where(and(eq(printJob.id, jobId), eq(printJob.status, 'queued')))
+        .returning();
+      return row;
+    },
+
+    /** Cancels every job of an order that has not ended; returns the ones that were on a printer. */
+    async cancelOfOrder(orderId: string): Promise<PrintJobRow[]> {
+      const rows = await db
+        .update(printJob)
+        .set({ status: 'cancelled', finishedAt: new Date(), updatedAt: new Date() })
+        .where(
+          and(
+            eq(printJob.orderId, orderId),
+            inArray(printJob.status, ['queued', 'assigned', 'uploading', 'printing', 'printed']),
+          ),
+        )
+        .returning();
+      return rows.filter((r) => r.printerId !== null);
+    },
+
+    /** Printed jobs older than `before` (the autopilot's QC). */
+    async printedBefore(before: Date, limit: number): Promise<PrintJobRow[]> {
+      return db
+        .select()
+        .from(printJob)
+        .where(and(eq(printJob.status, 'printed'), lt(printJob.finishedAt, before)))
+        .orderBy(asc(printJob.finishedAt))
+        .limit(limit);
+    },
+
+    /** Assigned jobs waiting for a spool change confirmed before `before` (the autopilot loads spools). */
+    async awaitingSpoolBefore(before: Date): Promise<PrintJobRow[]> {
+      return db
+        .select()
+        .from(printJob)
+        .where(
+          and(eq(printJob.status, 'assigned'), isNotNull(printJob.spoolChange), lt(printJob.assignedAt, before)),
+        );
+    },
+
+    /** When each printer last finished a job (the autopilot clears beds a while after). */
+    async lastFinishedOn(printerIds: readonly string[]): Promise<Map<string, Date>> {
+      if (printerIds.length === 0) return new Map();
+      const rows = await db
+        .select({ printerId: printJob.printerId, at: sql<string>`max(${printJob.finishedAt})` })
+        .from(printJob)
+        .where(inArray(printJob.printerId, [...printerIds]))
+        .groupBy(printJob.printerId);
+      return new Map(
+        rows.flatMap((r) => (r.printerId && r.at ? [[r.printerId, new Date(r.at)] as const] : [])),
+      );
+    },
+
+    async record(event: ProductionEventInput): Promise<void> {
+      await db.insert(productionEvent).values({
+        kind: event.kind,
+        jobId: event.jobId ?? null,
+        printerId: event.printerId ?? null,
+        orderId: event.orderId ?? null,
+        actorKind: event.actorKind,
+        actorId: event.actorId ?? null,
+        detail: event.detail ?? '',
+      });
+    },
+
+    async eventsOf(filter: { jobId?: string; orderId?: string }) {
+      const where = filter.jobId ? eq(productionEvent.jobId, filter.jobId) : eq(productionEvent.orderId, filter.orderId!);
+      return db.select().from(productionEvent).where(where).orderBy(desc(productionEvent.createdAt));
+    },
+
+    /** Orders printed and not yet packed, oldest first. */
+    async ordersAwaitingPacking(limit: number) {
+      return db
+        .select({
+          id: order.id,
+          externalId: order.externalId,
+          customerName: order.customerName,
+          ownerId: order.ownerId,
+          updatedAt: order.updatedAt,
+          sellerName: sql<string>`coalesce(nullif(${user.businessName}, ''), ${user.email})`,
+        })
+        .from(order)
+        .innerJoin(user, eq(user.id, order.ownerId))
+        .where(eq(order.status, 'printed'))
+        .orderBy(asc(order.updatedAt))
+        .limit(limit);
+    },
+
+    /** Orders on hold that the farm put there (they have print jobs), newest first. */
+    async heldOrders(limit: number) {
+      return db
+        .select({
+          id: order.id,
+          externalId: order.externalId,
+          holdReason: order.holdReason,
+          sellerName: sql<string>`coalesce(nullif(${user.businessName}, ''), ${user.email})`,
+        })
+        .from(order)
+        .innerJoin(user, eq(user.id, order.ownerId))
+        .where(
+          and(
+            eq(order.status, 'on_hold'),
+            sql`EXISTS (SELECT 1 FROM ${printJob} WHERE ${printJob.orderId} = ${order.id})`,
+          ),
+        )
+        .orderBy(desc(order.updatedAt))
+        .limit(limit);
+    },
+
+    /** The item lines of orders with each variant's packaging (the pick list). */
+    async pickLines(orderIds: readonly string[]) {
+      if (orderIds.length === 0) return [];
+      return db
+        .select({
+          orderId: orderItem.orderId,
+          itemId: orderItem.id,
+          sku: orderItem.sku,
+          title: orderItem.title,
+          quantity: orderItem.quantity,
+          packaging: sql<string>`coalesce(${productVariant.packaging}, 'standard')`,
+        })
+        .from(orderItem)
+        .leftJoin(productVariant, eq(productVariant.id, orderItem.variantId))
+        .where(inArray(orderItem.orderId, [...orderIds]))
+        .orderBy(asc(orderItem.id));
+    },
+
+    /** A printer's last start, for staggered starts. */
+    async markPrinterStarted(printerId: string, at: Date): Promise<void> {
+      await db.update(printer).set({ lastStartedAt: at }).where(eq(printer.id, printerId));
+    },
+
+    /** The bed is clear (confirmed by a person or the autopilot), or needs clearing after a print. */
+    async setBedClear(printerId: string, clear: boolean, by: string | null): Promise<boolean> {
+      const rows = await db
+        .update(printer)
+        .set(
+          clear
+            ? { bedConfirmedClear: true, bedConfirmedBy: by, bedConfirmedAt: new Date() }
+            : { bedConfirmedClear: false, bedConfirmedBy: null, bedConfirmedAt: null },
+        )
+        .where(eq(printer.id, printerId))
+        .returning({ id: printer.id });
+      return rows.length === 1;
+    },
+  };
+}
+
+export type PrintJobRepository = ReturnType<typeof createPrintJobRepository>;
