@@ -1,0 +1,705 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb } from 'pdf-lib';
+import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
+import type { PackingOrder } from '@layerline/contracts';
+
+/**
+ * The packing slip (issue 11, item 4): one PDF that goes in the box with an order. Pure apart from
+ * reading the font files shipped in an npm package (once per process): no clock, no database.
+ *
+ * The slip is the seller's, not Layerline's: the buyer bought from the seller, so the seller's name
+ * heads it and no Layerline branding is printed on it.
+ *
+ * Fonts: the 14 standard PDF fonts only encode WinAnsi (Latin-1 and a few more), so a buyer named
+ * "Дмитрий" or "Σοφία" would crash pdf-lib or print garbage. We embed DejaVu Sans (regular and bold,
+ * from the `dejavu-fonts-ttf` package; subset, so the PDF stays small), which covers Latin, Greek,
+ * Cyrillic, Armenian, Georgian, Hebrew, Arabic and many symbols. A character the font has no glyph
+ * for (CJK, emoji, Indic scripts) is printed as '?' rather than an empty box, and never throws.
+ * Limits: no bidi reordering or Arabic shaping (right-to-left text prints in logical order).
+ */
+
+/**
+ * An address as the slip prints it: the fields common to an order's shipping address
+ * (`shippingAddressSchema`, orders.ts) and a seller's return address (`addressSchema`, accounts.ts);
+ * both are accepted as they are. `email` exists only on shipping addresses and is not printed.
+ */
+export interface PackingSlipAddress {
+  readonly name: string;
+  readonly company: string;
+  readonly line1: string;
+  readonly line2: string;
+  readonly city: string;
+  readonly region: string;
+  readonly postalCode: string;
+  /** ISO 3166-1 alpha-2 (printed as the country's English name), or '' on an unset return address. */
+  readonly country: string;
+  readonly phone: string;
+  readonly email?: string;
+}
+
+export interface PackingSlipInput {
+  /** A UUID; printed as a Code 128 barcode and as text under it. */
+  orderId: string;
+  /** The shop's order number (any text, may be long). */
+  orderNumber: string;
+  placedAt: Date;
+  /** `businessName` may be '' (then the email heads the slip). */
+  seller: { businessName: string; email: string; returnAddress: PackingSlipAddress | null };
+  shipTo: PackingSlipAddress;
+  pickList: PackingOrder['pickList'];
+  /** A note to the buyer; '' prints no message block. Newlines are kept. */
+  message: string;
+  generatedAt: Date;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code 128
+//
+// Our own encoder rather than bwip-js: the slip needs one symbology in one code set, drawn as
+// vector bars in pdf-lib (bwip-js renders to PNG or needs a custom drawing backend), and code set
+// B with its checksum is a table and a sum. The test checks the table's structure, the checksum
+// against the worked example of the standard, and that zbar decodes every code set B character
+// and every checksum value.
+
+/**
+ * Bar/space widths (in modules) of the 107 Code 128 symbols, by value: 0-102 data, 103-105 start
+ * A/B/C, 106 stop (with its final 2-module bar).
+ */
+// prettier-ignore
+const CODE128_WIDTHS = [
+  '212222', '222122', '222221', '121223', '121322', '131222', '122213', '122312', '132212', '221213',
+  '221312', '231212', '112232', '122132', '122231', '113222', '123122', '123221', '223211', '221132',
+  '221231', '213212', '223112', '312131', '311222', '321122', '321221', '312212', '322112', '322211',
+  '212123', '212321', '232121', '111323', '131123', '131321', '112313', '132113', '132311', '211313',
+  '231113', '231311', '112133', '112331', '132131', '113123', '113321', '133121', '313121', '211331',
+  '231131', '213113', '213311', '213131', '311123', '311321', '331121', '312113', '312311', '332111',
+  '314111', '221411', '431111', '111224', '111422', '121124', '121421', '141122', '141221', '112214',
+  '112412', '122114', '122411', '142112', '142211', '241211', '221114', '413111', '241112', '134111',
+  '111242', '121142', '121241', '114212', '124112', '124211', '411212', '421112', '421211', '212141',
+  '214121', '412121', '111143', '111341', '131141', '114113', '114311', '411113', '411311', '113141',
+  '114131', '311141', '411131', '211412', '211214', '211232', '2331112',
+] as const;
+export const CODE128_WIDTH_TABLE: readonly string[] = CODE128_WIDTHS;
+
+const START_B = 104;
+const STOP = 106;
+
+/**
+ * The symbol values of `text` in Code 128 code set B: start B, one value per character
+ * (ASCII 32-126), the checksum (start + Σ position × value, mod 103), stop.
+ */
+export function code128Values(text: string): number[] {
+  if (text.length === 0) throw new Error('Code 128: nothing to encode');
+  const values = [START_B];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 32 || code > 126) throw new Error(`Code 128 B cannot encode character code ${code}`);
+    values.push(code - 32);
+  }
+  let sum = START_B;
+  for (let i = 1; i < values.length; i++) sum += i * (values[i] as number);
+  values.push(sum % 103, STOP);
+  return values;
+}
+
+/** The modules of the symbol, '1' for bar and '0' for space, without quiet zones. */
+export function code128Modules(text: string): string {
+  let modules = '';
+  for (const value of code128Values(text)) {
+    const widths = CODE128_WIDTHS[value] as string;
+    for (let i = 0; i < widths.length; i++) modules += (i % 2 === 0 ? '1' : '0').repeat(Number(widths[i]));
+  }
+  return modules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fonts and text
+
+const requireHere = createRequire(import.meta.url);
+let fontFiles: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
+
+function loadFontFiles(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
+  fontFiles ??= Promise.all([
+    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  ]).then(([regular, bold]) => ({ regular, bold }));
+  fontFiles.catch(() => (fontFiles = undefined)); // a failed read is tried again next time
+  return fontFiles;
+}
+
+/** A font with the set of code points it has glyphs for. */
+interface Face {
+  readonly font: PDFFont;
+  readonly glyphs: ReadonlySet<number>;
+}
+
+const REPLACEMENT = '?';
+
+/**
+ * What of `text` the face can draw: NFC (so "e" + combining acute becomes "é"), tabs and other
+ * whitespace as spaces, invisible format characters (zero-width joiners, bidi marks, soft hyphens,
+ * variation selectors) dropped, and any character without a glyph replaced by '?'.
+ * Newlines are not expected here (callers split paragraphs first).
+ */
+function drawable(face: Face, text: string): string {
+  let out = '';
+  for (const char of text.normalize('NFC')) {
+    if (/\s/u.test(char)) out += ' ';
+    else if (/[\p{Cc}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u.test(char)) continue;
+    else out += face.glyphs.has(char.codePointAt(0) as number) ? char : REPLACEMENT;
+  }
+  return out;
+}
+
+function widthOf(face: Face, text: string, size: number): number {
+  return face.font.widthOfTextAtSize(text, size);
+}
+
+/** Word-wraps one drawable paragraph to `maxWidth`; a word longer than a line is broken between characters. */
+function wrapLine(face: Face, text: string, size: number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/ +/).filter((w) => w !== '')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (widthOf(face, candidate, size) <= maxWidth) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = '';
+    if (widthOf(face, word, size) <= maxWidth) {
+      line = word;
+      continue;
+    }
+    for (const char of word) {
+      if (line !== '' && widthOf(face, line + char, size) > maxWidth) {
+        lines.push(line);
+        line = '';
+      }
+      line += char;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/**
+ * Wraps `text` (any text: made drawable here) to `maxWidth`, keeping its newlines (runs of blank
+ * lines count as one). At most `maxLines` lines: the last one then ends in '…'.
+ */
+function wrap(face: Face, text: string, size: number, maxWidth: number, maxLines = Infinity): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r\n|\r|\n/)) {
+    const clean = drawable(face, paragraph).trim();
+    if (clean === '') {
+      if (lines.length > 0 && lines.at(-1) !== '') lines.push('');
+      continue;
+    }
+    lines.push(...wrapLine(face, clean, size, maxWidth));
+  }
+  while (lines.at(-1) === '') lines.pop();
+  if (lines.length > maxLines) {
+    lines.length = maxLines;
+    lines[maxLines - 1] = ellipsize(face, lines[maxLines - 1] as string, size, maxWidth, true);
+  }
+  return lines;
+}
+
+/** Shortens one drawable line to fit `maxWidth`, ending in '…' (always, when `force`). */
+function ellipsize(face: Face, text: string, size: number, maxWidth: number, force = false): string {
+  if (!force && widthOf(face, text, size) <= maxWidth) return text;
+  const chars = Array.from(text);
+  while (chars.length > 0 && widthOf(face, `${chars.join('').trimEnd()}…`, size) > maxWidth) chars.pop();
+  return `${chars.join('').trimEnd()}…`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+const PAGE_WIDTH = 612; // US Letter, portrait, in points
+const PAGE_HEIGHT = 792;
+const MARGIN = 40;
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const FOOTER_TOP = MARGIN + 22; // the body never goes below this
+const LEADING = 1.3;
+
+const INK = rgb(0.1, 0.1, 0.1);
+const MUTED = rgb(0.38, 0.38, 0.4);
+const RULE = rgb(0.78, 0.78, 0.8);
+const FILL = rgb(0.95, 0.95, 0.95);
+
+/** Bar module width (the X dimension) and bar height, in points; quiet zones of 10 modules. */
+const BAR_MODULE = 0.75;
+const BAR_HEIGHT = 44;
+const QUIET_MODULES = 10;
+
+/** The pick list's columns (x from the left margin). */
+const COLUMNS = {
+  sku: { x: 0, width: 118 },
+  item: { x: 126, width: 238 },
+  qty: { x: 372, width: 40 },
+  packaging: { x: 420, width: CONTENT_WIDTH - 420 },
+};
+const CELL_PAD = 6;
+
+interface Style {
+  face: Face;
+  size: number;
+  color?: RGB;
+}
+
+class Layout {
+  readonly pages: PDFPage[] = [];
+  page!: PDFPage;
+  /** The top of the free space on the current page (PDF y grows upwards). */
+  y = 0;
+  readonly doc: PDFDocument;
+  readonly regular: Face;
+  readonly bold: Face;
+  private readonly continuationTitle: string;
+
+  constructor(doc: PDFDocument, regular: Face, bold: Face, continuationTitle: string) {
+    this.doc = doc;
+    this.regular = regular;
+    this.bold = bold;
+    this.continuationTitle = continuationTitle;
+  }
+
+  newPage(): void {
+    this.page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    this.pages.push(this.page);
+    this.y = PAGE_HEIGHT - MARGIN;
+    if (this.pages.length > 1) {
+      const title = ellipsize(this.bold, drawable(this.bold, this.continuationTitle), 9, CONTENT_WIDTH);
+      this.text(title, MARGIN, this.y - 9, { face: this.bold, size: 9, color: MUTED });
+      this.y -= 16;
+      this.rule(this.y);
+      this.y -= 12;
+    }
+  }
+
+  /** Room left on this page above the footer. */
+  get room(): number {
+    return this.y - FOOTER_TOP;
+  }
+
+  /** Starts a new page unless `height` fits; true when it did. */
+  ensure(height: number): boolean {
+    if (height <= this.room) return false;
+    this.newPage();
+    return true;
+  }
+
+  /** Draws one drawable line with its baseline at `baseline`. */
+  text(line: string, x: number, baseline: number, style: Style): void {
+    if (line === '') return;
+    this.page.drawText(line, {
+      x,
+      y: baseline,
+      size: style.size,
+      font: style.face.font,
+      color: style.color ?? INK,
+    });
+  }
+
+  /** Draws wrapped lines top-down from `top`; returns the height used. */
+  lines(
+    lines: readonly string[],
+    x: number,
+    top: number,
+    style: Style,
+    align: 'left' | 'right' = 'left',
+    width = 0,
+  ): number {
+    const lineHeight = style.size * LEADING;
+    lines.forEach((line, i) => {
+      const lineX = align === 'right' ? x + width - widthOf(style.face, line, style.size) : x;
+      this.text(line, lineX, top - style.size - i * lineHeight, style);
+    });
+    return lines.length * lineHeight;
+  }
+
+  rule(y: number, x = MARGIN, width = CONTENT_WIDTH, thickness = 0.75, color = RULE): void {
+    this.page.drawLine({ start: { x, y }, end: { x: x + width, y }, thickness, color });
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+function formatDateTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function countryName(code: string): string {
+  if (!/^[A-Z]{2}$/.test(code)) return code;
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** "City, Region Postal" (US style; enough for a packer and a buyer to recognise the address). */
+function cityLineOf(address: PackingSlipAddress): string {
+  return [address.city, [address.region.trim(), address.postalCode.trim()].filter(Boolean).join(' ')]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The address as printed lines: name, company, street lines, "City, Region Postal", country, phone. */
+function addressLines(address: PackingSlipAddress): string[] {
+  const cityLine = cityLineOf(address);
+  return [
+    address.name,
+    address.company,
+    address.line1,
+    address.line2,
+    cityLine,
+    countryName(address.country.trim()),
+    address.phone ? `Tel. ${address.phone}` : '',
+  ]
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The return address, compact under the seller's name (whose repeat as the addressee is dropped). */
+function returnAddressLines(address: PackingSlipAddress, seller: string): string[] {
+  const cityLine = cityLineOf(address);
+  const country = countryName(address.country.trim());
+  const name = address.name.trim().toLowerCase() === seller.toLowerCase() ? '' : address.name;
+  return [
+    name,
+    address.company,
+    [address.line1, address.line2]
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(', '),
+    [cityLine, country].filter(Boolean).join(', '),
+    address.phone ? `Tel. ${address.phone}` : '',
+  ]
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function sellerName(seller: PackingSlipInput['seller']): string {
+  return seller.businessName.trim() || seller.email.trim();
+}
+
+/** Renders the packing slip of one order as a PDF (US Letter, portrait). */
+export async function renderPackingSlip(input: PackingSlipInput): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(fontkit);
+  const files = await loadFontFiles();
+  const face = async (bytes: Uint8Array): Promise<Face> => {
+    const font = await doc.embedFont(bytes, { subset: true });
+    return { font, glyphs: new Set(font.getCharacterSet()) };
+  };
+  const regular = await face(files.regular);
+  const bold = await face(files.bold);
+
+  const seller = sellerName(input.seller);
+  const orderNumber = input.orderNumber.trim();
+  doc.setTitle(`Packing slip, order ${orderNumber}`);
+  doc.setAuthor(seller);
+  doc.setSubject(`Order ${orderNumber}`);
+  doc.setCreationDate(input.generatedAt);
+  doc.setModificationDate(input.generatedAt);
+
+  const layout = new Layout(
+    doc,
+    regular,
+    bold,
+    `${seller} · Packing slip · Order ${orderNumber} (continued)`,
+  );
+  layout.newPage();
+
+  drawHeader(layout, input, seller, orderNumber);
+  drawAddressAndBarcode(layout, input);
+  drawPickList(layout, input.pickList);
+  if (input.message.trim() !== '') drawMessage(layout, input.message, seller);
+  drawFooters(layout, input, seller, orderNumber);
+
+  return doc.save();
+}
+
+/** The seller's name and return address on the left; "Packing slip", order number and date on the right. */
+function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, orderNumber: string): void {
+  const { regular, bold } = layout;
+  const rightWidth = 200;
+  const leftWidth = CONTENT_WIDTH - rightWidth - 20;
+  const top = layout.y;
+
+  let nameSize = 20;
+  let nameLines = wrap(bold, seller, nameSize, leftWidth, 3);
+  if (nameLines.length > 1) {
+    nameSize = 16;
+    nameLines = wrap(bold, seller, nameSize, leftWidth, 3);
+  }
+  let left = layout.lines(nameLines, MARGIN, top, { face: bold, size: nameSize });
+  const returnAddress = input.seller.returnAddress
+    ? returnAddressLines(input.seller.returnAddress, seller)
+    : [];
+  if (returnAddress.length > 0) {
+    left += 4;
+    const lines = returnAddress.flatMap((line) => wrap(regular, line, 9, leftWidth, 2));
+    left += layout.lines(lines, MARGIN, top - left, { face: regular, size: 9, color: MUTED });
+  }
+
+  const rightX = MARGIN + CONTENT_WIDTH - rightWidth;
+  let right = layout.lines(['Packing slip'], rightX, top, { face: bold, size: 16 }, 'right', rightWidth);
+  right += 6;
+  const orderLines = wrap(bold, `Order ${orderNumber}`, 11, rightWidth, 6);
+  right += layout.lines(orderLines, rightX, top - right, { face: bold, size: 11 }, 'right', rightWidth);
+  right += 2;
+  right += layout.lines(
+    [drawable(regular, `Placed ${dateFormat.format(input.placedAt)}`)],
+    rightX,
+    top - right,
+    { face: regular, size: 9.5, color: MUTED },
+    'right',
+    rightWidth,
+  );
+
+  layout.y = top - Math.max(left, right) - 14;
+  layout.rule(layout.y, MARGIN, CONTENT_WIDTH, 1.25, INK);
+  layout.y -= 16;
+}
+
+/** The ship-to address on the left, the order id's barcode (with its text) on the right. */
+function drawAddressAndBarcode(layout: Layout, input: PackingSlipInput): void {
+  const { regular, bold } = layout;
+  const top = layout.y;
+
+  const modules = code128Modules(input.orderId);
+  const barsWidth = modules.length * BAR_MODULE;
+  const blockWidth = barsWidth + 2 * QUIET_MODULES * BAR_MODULE;
+  const leftWidth = CONTENT_WIDTH - blockWidth - 16;
+  if (leftWidth < 120) throw new Error('The order id is too long for a scannable barcode on the slip');
+
+  // Ship to
+  layout.lines(['SHIP TO'], MARGIN, top, { face: bold, size: 8, color: MUTED });
+  const [name = '', ...rest] = addressLines(input.shipTo);
+  let left = 13;
+  left += layout.lines(wrap(bold, name, 11.5, leftWidth, 2), MARGIN, top - left, { face: bold, size: 11.5 });
+  const lines = rest.flatMap((line) => wrap(regular, line, 10, leftWidth, 3));
+  left += layout.lines(lines, MARGIN, top - left, { face: regular, size: 10 });
+
+  // The barcode: its quiet zones are kept free by the block's width (nothing else is drawn there).
+  const blockX = MARGIN + CONTENT_WIDTH - blockWidth;
+  const barsX = blockX + QUIET_MODULES * BAR_MODULE;
+  const barsTop = top - 4;
+  let run = 0;
+  for (let i = 0; i <= modules.length; i++) {
+    if (modules[i] === '1') {
+      run++;
+      continue;
+    }
+    if (run > 0) {
+      layout.page.drawRectangle({
+        x: barsX + (i - run) * BAR_MODULE,
+        y: barsTop - BAR_HEIGHT,
+        width: run * BAR_MODULE,
+        height: BAR_HEIGHT,
+        color: rgb(0, 0, 0),
+      });
+    }
+    run = 0;
+  }
+  const idText = drawable(regular, input.orderId);
+  const idSize = 8.5;
+  layout.text(idText, barsX + (barsWidth - widthOf(regular, idText, idSize)) / 2, barsTop - BAR_HEIGHT - 12, {
+    face: regular,
+    size: idSize,
+    color: MUTED,
+  });
+  const right = 4 + BAR_HEIGHT + 16;
+
+  layout.y = top - Math.max(left, right) - 18;
+}
+
+interface ItemBlock {
+  height: number;
+  draw: (top: number) => void;
+}
+
+/** The pick list as a table: one row per item, its parts indented under it; pages break between rows. */
+function drawPickList(layout: Layout, pickList: PackingSlipInput['pickList']): void {
+  const { regular, bold } = layout;
+  const headerHeight = 18;
+
+  const drawTableHeader = (): void => {
+    const top = layout.y;
+    layout.page.drawRectangle({
+      x: MARGIN,
+      y: top - headerHeight,
+      width: CONTENT_WIDTH,
+      height: headerHeight,
+      color: FILL,
+    });
+    const style = { face: bold, size: 8, color: MUTED };
+    const baseline = top - 12;
+    layout.text('SKU', MARGIN + COLUMNS.sku.x + CELL_PAD, baseline, style);
+    layout.text('ITEM', MARGIN + COLUMNS.item.x, baseline, style);
+    const qty = 'QTY';
+    layout.text(qty, MARGIN + COLUMNS.qty.x + COLUMNS.qty.width - widthOf(bold, qty, 8), baseline, style);
+    layout.text('PACKAGING', MARGIN + COLUMNS.packaging.x, baseline, style);
+    layout.y -= headerHeight + 6;
+  };
+
+  const title = pickList.length === 1 ? '1 item' : `${pickList.length} items`;
+  const units = pickList.reduce((sum, item) => sum + item.quantity, 0);
+  layout.ensure(14 + headerHeight + 40);
+  layout.lines(['IN THIS BOX'], MARGIN, layout.y, { face: bold, size: 8, color: MUTED });
+  const summary = drawable(regular, `${title} · ${units} ${units === 1 ? 'unit' : 'units'}`);
+  layout.lines([summary], MARGIN, layout.y, { face: regular, size: 8, color: MUTED }, 'right', CONTENT_WIDTH);
+  layout.y -= 14;
+  drawTableHeader();
+
+  if (pickList.length === 0) {
+    layout.lines(['Nothing to pack.'], MARGIN + CELL_PAD, layout.y, {
+      face: regular,
+      size: 10,
+      color: MUTED,
+    });
+    layout.y -= 18;
+    return;
+  }
+
+  const itemSize = 10;
+  const partSize = 9;
+  const itemLead = itemSize * LEADING;
+  const partLead = partSize * LEADING;
+  const partIndent = 12;
+
+  pickList.forEach((item, index) => {
+    const skuLines = wrap(regular, item.sku, 9, COLUMNS.sku.width - CELL_PAD, 6);
+    const titleLines = wrap(bold, item.title, itemSize, COLUMNS.item.width, 6);
+    const packagingLines = wrap(regular, item.packaging, 9, COLUMNS.packaging.width - CELL_PAD, 4);
+    const qty = drawable(bold, String(item.quantity));
+    const mainHeight = Math.max(
+      skuLines.length * 9 * LEADING,
+      titleLines.length * itemLead,
+      packagingLines.length * 9 * LEADING,
+    );
+
+    const blocks: ItemBlock[] = [
+      {
+        height: mainHeight + 2,
+        draw: (top) => {
+          layout.lines(skuLines, MARGIN + COLUMNS.sku.x + CELL_PAD, top - 0.5, { face: regular, size: 9 });
+          layout.lines(titleLines, MARGIN + COLUMNS.item.x, top, { face: bold, size: itemSize });
+          layout.lines(
+            [qty],
+            MARGIN + COLUMNS.qty.x,
+            top,
+            { face: bold, size: itemSize },
+            'right',
+            COLUMNS.qty.width,
+          );
+          layout.lines(packagingLines, MARGIN + COLUMNS.packaging.x, top - 0.5, {
+            face: regular,
+            size: 9,
+            color: MUTED,
+          });
+        },
+      },
+      ...item.parts.map((part): ItemBlock => {
+        const nameLines = wrap(regular, part.name, partSize, COLUMNS.item.width - partIndent - 8, 4);
+        const partQty = drawable(regular, `× ${part.quantity}`);
+        return {
+          height: nameLines.length * partLead,
+          draw: (top) => {
+            const style = { face: regular, size: partSize, color: MUTED };
+            layout.text('–', MARGIN + COLUMNS.item.x + 2, top - partSize, style);
+            layout.lines(nameLines, MARGIN + COLUMNS.item.x + partIndent, top, style);
+            layout.lines([partQty], MARGIN + COLUMNS.qty.x, top, style, 'right', COLUMNS.qty.width);
+          },
+        };
+      }),
+    ];
+    const rowPad = 4;
+    const total = blocks.reduce((sum, block) => sum + block.height, 0) + 2 * rowPad;
+
+    // Keep an item with its parts on one page when it fits on one; else break between its parts.
+    const fresh = PAGE_HEIGHT - MARGIN - 28 - headerHeight - 6 - FOOTER_TOP;
+    if (total > layout.room && total <= fresh) {
+      layout.newPage();
+      drawTableHeader();
+    }
+    layout.y -= rowPad;
+    blocks.forEach((block) => {
+      if (layout.ensure(block.height + rowPad)) {
+        drawTableHeader();
+      }
+      block.draw(layout.y);
+      layout.y -= block.height;
+    });
+    layout.y -= rowPad;
+    if (index < pickList.length - 1) layout.rule(layout.y, MARGIN, CONTENT_WIDTH, 0.5);
+  });
+  layout.rule(layout.y, MARGIN, CONTENT_WIDTH, 1, INK);
+  layout.y -= 20;
+}
+
+/** The seller's note to the buyer in a box (split over pages if it must, never cut). */
+function drawMessage(layout: Layout, message: string, seller: string): void {
+  const { regular, bold } = layout;
+  const pad = 12;
+  const size = 10.5;
+  const lead = size * LEADING;
+  const label = ellipsize(bold, drawable(bold, `A note from ${seller}`), 9, CONTENT_WIDTH - 2 * pad);
+  const lines = wrap(regular, message, size, CONTENT_WIDTH - 2 * pad);
+
+  // A box that fits on a fresh page is kept whole; a longer one is split, at least 3 lines a page.
+  const freshRoom = PAGE_HEIGHT - MARGIN - 28 - FOOTER_TOP;
+  let next = 0;
+  let first = true;
+  while (next < lines.length) {
+    const heading = first ? 18 : 0;
+    const whole = 2 * pad + heading + (lines.length - next) * lead;
+    const least = 2 * pad + heading + Math.min(lines.length - next, 3) * lead;
+    if (whole > layout.room && (whole <= freshRoom || least > layout.room)) layout.newPage();
+    const fit = Math.max(1, Math.floor((layout.room - 2 * pad - heading) / lead));
+    const chunk = lines.slice(next, next + fit);
+    const height = 2 * pad + heading + chunk.length * lead;
+    const top = layout.y;
+    layout.page.drawRectangle({
+      x: MARGIN,
+      y: top - height,
+      width: CONTENT_WIDTH,
+      height,
+      color: rgb(0.975, 0.975, 0.97),
+      borderColor: RULE,
+      borderWidth: 0.75,
+    });
+    if (first) layout.text(label, MARGIN + pad, top - pad - 9, { face: bold, size: 9, color: MUTED });
+    layout.lines(chunk, MARGIN + pad, top - pad - heading, { face: regular, size });
+    layout.y -= height + 12;
+    next += chunk.length;
+    first = false;
+  }
+}
+
+/** On every page: a thank-you with the order number and print time, and "Page i of n". */
+function drawFooters(layout: Layout, input: PackingSlipInput, seller: string, orderNumber: string): void {
+  const { regular } = layout;
+  const size = 7.5;
+  const style = { face: regular, size, color: MUTED };
+  const count = layout.pages.length;
+  layout.pages.forEach((page, i) => {
+    layout.page = page;
+    layout.rule(MARGIN + 12, MARGIN, CONTENT_WIDTH, 0.5);
+    const pageText = `Page ${i + 1} of ${count}`;
+    const pageWidth = widthOf(regular, pageText, size);
+    layout.text(pageText, MARGIN + CONTENT_WIDTH - pageWidth, MARGIN, style);
+    const note = drawable(
+      regular,
+      `Thank you for your order from ${seller}. Order ${orderNumber} · printed ${formatDateTime(input.generatedAt)}`,
+    );
+    layout.text(ellipsize(regular, note, size, CONTENT_WIDTH - pageWidth - 16), MARGIN, MARGIN, style);
+  });
+}
