@@ -226,7 +226,10 @@ export function createFarmDispatcher(deps: {
   /** The autopilot's steps (FARM_AUTOPILOT): each is what a person would confirm, recorded as the autopilot's. */
   async function autopilotSteps(rows: readonly PrinterRow[], held: ReadonlyMap<string, PrintJobRow>): Promise<void> {
     const before = new Date(now() - options.autopilot.delayMs);
-    for (const job of await jobs.awaitingSpoolBefore(before)) await loadSpool(job, autopilot);
+    for (const job of await jobs.awaitingSpoolBefore(before)) {
+      await loadSpool(job, autopilot);
+      await startJob(job.id);
+    }
     const lastFinished = await jobs.lastFinishedOn(rows.map((r) => r.id));
     for (const row of rows) {
       const state = (row.lastState as PrinterStatus | null)?.state;
@@ -308,6 +311,8 @@ export function createFarmDispatcher(deps: {
       t,
     );
     const decisionMs = performance.now() - started;
+
+
     const assigned: string[] = [];
     for (const a of [...first.assignments, ...second.assignments]) {
       if (!(await jobs.assign(a.jobId, a.printerId, a.spoolChange))) continue;
@@ -334,11 +339,9 @@ export function createFarmDispatcher(deps: {
       if (job.printerId === null) return;
       const row = await printers.find(job.printerId);
       if (!row) return;
-      const state = (row.lastState as PrinterStatus | null)?.state;
-      if (state === 'printing' || state === 'paused') {
-        const result = await driverOf(row).cancel();
-        if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
-      }
+      // The job may have started since the last poll: the printer is asked whatever it said last.
+      const result = await driverOf(row).cancel();
+      if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
       await jobs.setBedClear(row.id, false, null);
     },
 

@@ -18,7 +18,7 @@ import { DispatchQueue, priorityKey, unplaceable } from './dispatch-planner.ts';
 import { plannerJobOf, plannerPrinterOf, type FarmDispatcher } from './farm-dispatcher.ts';
 import { latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
 import type { PackingSlipInput } from './packing-slip.ts';
-import type { JobWithNames, NewPrintJob, OrderPartRow, PrintJobRepository, PrintJobRow } from './print-job-repository.ts';
+import type { JobWithNames, NewPrintJob, OrderPartRow, PrintJobRepository } from './print-job-repository.ts';
 import type { PrinterRepository } from './printer-repository.ts';
 
 /** The nozzle every sliced file is made for: the quotes' PrusaSlicer profile (0.4 mm). */
@@ -88,9 +88,10 @@ export function createProductionService(deps: {
    * Idempotent (unique per item, part, copy and attempt). A part no printer of the farm can ever
    * take puts the order on hold with the reason in words.
    */
-  async function createJobsForOrder(orderId: string): Promise<number> {
-    // Most orders' first read: an order whose items have no printed parts needs nothing more.
-    const parts = await jobs.partsOfOrder(orderId);
+  async function createJobsForOrder(orderId: string, partsRead?: readonly OrderPartRow[]): Promise<number> {
+    // Most orders' first read (done for a whole batch by onOrderStatusChanges): an order whose items
+    // have no printed parts needs nothing more.
+    const parts = partsRead ?? (await jobs.partsOfOrder(orderId));
     if (parts.length === 0) return 0;
     const current = await orders.find(orderId);
     if (!current || current.status !== 'accepted') return 0;
@@ -259,6 +260,27 @@ export function createProductionService(deps: {
       if (event.to === 'cancelled') {
         for (const job of await jobs.cancelOfOrder(event.orderId)) await dispatcher.cancelOnPrinter(job);
       }
+    },
+
+    /**
+     * The same for a batch of announcements (new orders are announced up to 50 at a time): the parts
+     * of every accepted order in one query, then each order as onOrderStatusChange does. Every order
+     * is attempted; if any failed, this throws (so the batch stays unannounced and the sweep announces
+     * each again; job creation is idempotent).
+     */
+    async onOrderStatusChanges(events: readonly OrderStatusChangeEvent[]): Promise<void> {
+      const accepted = [...new Set(events.filter((event) => event.to === 'accepted').map((event) => event.orderId))];
+      const parts = await jobs.partsOfOrders(accepted);
+      const outcomes = await Promise.allSettled(
+        events.map(async (event) => {
+          if (event.to === 'accepted') await createJobsForOrder(event.orderId, parts.get(event.orderId) ?? []);
+          if (event.to === 'cancelled') {
+            for (const job of await jobs.cancelOfOrder(event.orderId)) await dispatcher.cancelOnPrinter(job);
+          }
+        }),
+      );
+      const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+      if (failed.length > 0) throw new AggregateError(failed, `The print farm could not act on ${failed.length} of ${events.length} order changes`);
     },
 
 
