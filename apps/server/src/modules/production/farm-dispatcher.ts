@@ -2,7 +2,7 @@ import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
 import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
-import type { JobWithNames, PrintJobRepository, PrintJobRow } from './print-job-repository.ts';
+import type { PrintJobRepository, PrintJobRow } from './print-job-repository.ts';
 import { isTransientPrinterFailure, type PrinterDriverFactory, type PrintFile } from './printer-driver.ts';
 import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
 
@@ -329,6 +329,13 @@ export function createFarmDispatcher(deps: {
     return { assigned, decisionMs };
   }
 
+  /** One decision on the farm as the database says it is now (what a tick does after polling). */
+  async function dispatchOnce(): Promise<{ assigned: string[]; decisionMs: number }> {
+    const rows = (await printers.list()).filter((r) => r.status !== 'retired');
+    const held = new Map((await jobs.onPrinters()).flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
+    return dispatch(rows, held);
+  }
+
   return {
     startJob,
     confirmBedClear,
@@ -348,10 +355,8 @@ export function createFarmDispatcher(deps: {
     /** Polls, autopilot, dispatch, starts: one turn of the farm. */
     async tick(): Promise<TickReport> {
       let rows = (await printers.list()).filter((r) => r.status !== 'retired');
-      let onPrinters = await jobs.onPrinters();
-      const heldOf = (list: readonly JobWithNames[]) =>
-        new Map(list.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
-      let held = heldOf(onPrinters);
+      const onPrinters = await jobs.onPrinters();
+      const held = new Map(onPrinters.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
       await Promise.all(
         rows.map((row) =>
           pollPrinter(row, held.get(row.id)).catch((error: unknown) =>
@@ -368,14 +373,13 @@ export function createFarmDispatcher(deps: {
         rows = (await printers.list()).filter((r) => r.status !== 'retired');
         await autopilotSteps(rows, held);
       }
-      rows = (await printers.list()).filter((r) => r.status !== 'retired');
-      onPrinters = await jobs.onPrinters();
-      held = heldOf(onPrinters);
-      const { assigned, decisionMs } = await dispatch(rows, held);
+      const { assigned, decisionMs } = await dispatchOnce();
       let started = 0;
       for (const jobId of assigned) if (await startJob(jobId)) started += 1;
       return { polled: rows.length, assigned: assigned.length, started, decisionMs };
     },
+
+    dispatchOnce,
   };
 }
 
