@@ -141,6 +141,14 @@ export function createFarmDispatcher(deps: {
     await outcomes.jobFailed(failed, { kind: 'printer' });
   }
 
+  /** A printing job whose printer is gone: it failed (what it printed is lost to us), and is reprinted. */
+  async function printerGone(job: PrintJobRow, reason: string): Promise<void> {
+    const failed = await jobs.move(job.id, 'printing', 'failed', { failureReason: reason, finishedAt: new Date(now()) });
+    if (!failed) return;
+    await jobs.record({ kind: 'failed', jobId: job.id, printerId: job.printerId, orderId: job.orderId, actorKind: 'system', detail: reason });
+    await outcomes.jobFailed(failed, { kind: 'system' });
+  }
+
   async function useFilament(row: PrinterRow, grams: number): Promise<void> {
     const spools = (row.spools as PrinterSpool[]).map((s) =>
       s.loaded ? { ...s, gramsLeft: Math.max(0, Math.round(s.gramsLeft - grams)) } : s,
@@ -364,6 +372,14 @@ export function createFarmDispatcher(deps: {
           ),
         ),
       );
+      // Jobs on a printer retired (or removed) under them: nothing more will come from it.
+      const live = new Set(rows.map((r) => r.id));
+      for (const { job } of onPrinters) {
+        if (job.printerId !== null && live.has(job.printerId)) continue;
+        const reason = 'The printer was retired or removed while it held this job';
+        if (job.status === 'printing') await printerGone(job, reason);
+        else await requeue(job, job.status as 'assigned' | 'uploading', reason);
+      }
       // Assigned jobs a killed tick never started (or whose spool is now loaded).
       for (const { job } of onPrinters) {
         if (job.status === 'assigned' && job.spoolChange === null && now() - (job.updatedAt.getTime()) > ASSIGNED_RESTART_MS)

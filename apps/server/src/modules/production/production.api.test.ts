@@ -246,6 +246,22 @@ describe('the dispatcher on simulated printers', () => {
     await admin.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'test over' });
   });
 
+  it('fails and reprints a job whose printer is retired while it prints', async () => {
+    await emptyFarm();
+    const printerId = await addPrinter('Sim retired', { connection: { speedFactor: 1 } });
+    const placed = await order('BOX');
+    await t.context.orders.announcementsSettled();
+    await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {});
+    await tick();
+    expect((await jobsOf(placed.id))[0]!.status).toBe('printing');
+    expect((await admin.post(`/api/admin/printers/${printerId}/retire`, {})).status).toBe(200);
+    await tick();
+    const jobs = await jobsOf(placed.id);
+    expect(jobs[0]).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/retired or removed/) });
+    expect(jobs[1]).toMatchObject({ status: 'queued', attempt: 2 });
+    await admin.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'test over' });
+  });
+
   it('holds an order whose part no printer of the farm can take, in words', async () => {
     await emptyFarm();
     await addPrinter('Sim small', { size: 120 });
