@@ -215,6 +215,7 @@ describe('header and navigation', () => {
     expect(admin.links).toEqual([
       'Admin',
       'Orders',
+      'Production',
       'Printers',
       'Shipping Profiles',
       'Fulfillment History',
@@ -224,6 +225,7 @@ describe('header and navigation', () => {
     expect(admin.hrefs).toEqual([
       '/admin',
       '/admin-orders',
+      '/admin-production',
       '/admin-printers',
       '/shipping-profiles',
       '/admin-fulfillment-history',

@@ -45,6 +45,7 @@ export const ROUTES = [
   { path: '/affiliates', title: 'Affiliates', access: 'admin' },
   { path: '/admin-orders', title: 'All Orders', access: 'admin' },
   { path: '/admin-printers', title: 'Printers', access: 'admin' },
+  { path: '/admin-production', title: 'Production', access: 'admin' },
 ] as const satisfies readonly RouteDef[];
 
 export type AppPath = (typeof ROUTES)[number]['path'];

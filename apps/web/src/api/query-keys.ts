@@ -13,4 +13,5 @@ export const queryKeys = {
   adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
   landingTestimonial: ['site', 'testimonial'] as const,
   adminPrinters: ['admin', 'printers'] as const,
+  adminProductionBoard: ['admin', 'production', 'board'] as const,
 };

@@ -56,4 +56,5 @@ export const ROUTE_PAGES = {
   '/affiliates': lazy(() => import('../../routes/admin/affiliates/AffiliatesPage.tsx')),
   '/admin-orders': lazy(() => import('../../routes/admin/orders/AdminOrdersPage.tsx')),
   '/admin-printers': lazy(() => import('../../routes/admin/printers/PrintersPage.tsx')),
+  '/admin-production': lazy(() => import('../../routes/admin/production/ProductionPage.tsx')),
 } satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

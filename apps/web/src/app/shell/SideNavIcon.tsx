@@ -6,6 +6,7 @@ import HandshakeOutlinedIcon from '@mui/icons-material/HandshakeOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import LinkIcon from '@mui/icons-material/Link';
 import LocalShippingOutlinedIcon from '@mui/icons-material/LocalShippingOutlined';
+import PrecisionManufacturingOutlinedIcon from '@mui/icons-material/PrecisionManufacturingOutlined';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import ShoppingCartCheckoutIcon from '@mui/icons-material/ShoppingCartCheckout';
@@ -27,6 +28,7 @@ const ICONS = {
   admin: AdminPanelSettingsOutlinedIcon,
   shipping: LocalShippingOutlinedIcon,
   printer: PrintOutlinedIcon,
+  production: PrecisionManufacturingOutlinedIcon,
 } satisfies Record<SideNavIconName, unknown>;
 
 export function SideNavIcon({ name }: { name: SideNavIconName }) {

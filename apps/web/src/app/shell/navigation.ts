@@ -75,7 +75,8 @@ export type SideNavIcon =
   | 'affiliate'
   | 'admin'
   | 'shipping'
-  | 'printer';
+  | 'printer'
+  | 'production';
 
 export interface SideNavItem extends NavItem {
   icon: SideNavIcon;
@@ -87,6 +88,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
     return [
       { label: 'Admin', to: '/admin', icon: 'admin' },
       { label: 'Orders', to: '/admin-orders', icon: 'order' },
+      { label: 'Production', to: '/admin-production', icon: 'production' },
       { label: 'Printers', to: '/admin-printers', icon: 'printer' },
       { label: 'Shipping Profiles', to: '/shipping-profiles', icon: 'shipping' },
       { label: 'Fulfillment History', to: '/admin-fulfillment-history', icon: 'history' },

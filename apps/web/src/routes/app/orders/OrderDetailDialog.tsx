@@ -8,6 +8,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
+import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
@@ -17,7 +18,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { SELLER_CANCELLABLE_STATUSES, type Order, type OrderStatus } from '@layerline/contracts';
+import {
+  PRINT_JOB_STATUS_LABELS,
+  SELLER_CANCELLABLE_STATUSES,
+  type Order,
+  type OrderProduction,
+  type OrderStatus,
+} from '@layerline/contracts';
 import { useChangeOrderStatus, useOrder } from '../../../api/orders.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
@@ -159,6 +166,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
           ))}
         </TableBody>
       </Table>
+      {order.production ? <ProductionProgress production={order.production} /> : null}
       <Divider sx={{ mb: 2 }} />
       <Typography variant="overline">Timeline</Typography>
       <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="order-timeline">
@@ -179,6 +187,54 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
         ))}
       </Box>
       <StatusActions order={order} admin={admin} />
+    </Box>
+  );
+}
+
+/** The order's parts on the print farm: how many are printed, and each print job's status. */
+function ProductionProgress({ production }: { production: OrderProduction }) {
+  const { partsDone, partsTotal } = production;
+  return (
+    <Box sx={{ mb: 2 }} data-testid="order-production">
+      <Typography variant="overline">Production</Typography>
+      <Typography variant="body2" sx={{ mb: 0.5 }}>
+        Printed {partsDone} of {partsTotal} part{partsTotal === 1 ? '' : 's'}
+        {production.partsPrinting > 0 ? ` · ${production.partsPrinting} printing now` : ''}
+      </Typography>
+      <LinearProgress
+        variant="determinate"
+        value={partsTotal > 0 ? Math.min(100, (partsDone / partsTotal) * 100) : 0}
+        sx={{ height: 6, borderRadius: 3, mb: 1 }}
+        aria-label="Parts printed"
+      />
+      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+        {production.jobs.map((job) => (
+          <Box
+            component="li"
+            key={job.id}
+            sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', py: 0.25 }}
+          >
+            <Typography variant="body2">
+              {job.partName}
+              {job.copy > 1 ? ` (copy ${job.copy})` : ''}
+            </Typography>
+            <Chip
+              size="small"
+              variant="outlined"
+              label={
+                job.status === 'printing' && job.progress !== null
+                  ? `${PRINT_JOB_STATUS_LABELS[job.status]} ${Math.round(job.progress * 100)} %`
+                  : PRINT_JOB_STATUS_LABELS[job.status]
+              }
+            />
+            {job.attempt > 1 ? (
+              <Typography variant="caption" color="text.secondary">
+                Reprint {job.attempt}
+              </Typography>
+            ) : null}
+          </Box>
+        ))}
+      </Box>
     </Box>
   );
 }

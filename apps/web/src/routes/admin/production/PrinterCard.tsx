@@ -1,0 +1,188 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import {
+  PRINT_JOB_STATUS_LABELS,
+  type BoardPrinter,
+  type PrintJob,
+  type PrinterState,
+} from '@layerline/contracts';
+import { ColourDot } from './ColourSwatch.tsx';
+import { SpoolChange } from './SpoolChange.tsx';
+import { bedClearable, percent, progressLabel, type ColourInfo } from './production-format.ts';
+
+const STATE_LABEL: Record<PrinterState, string> = {
+  idle: 'Idle',
+  busy: 'Busy',
+  printing: 'Printing',
+  paused: 'Paused',
+  finished: 'Finished',
+  error: 'Error',
+  offline: 'Offline',
+};
+
+const STATE_COLOUR = {
+  idle: 'success',
+  busy: 'info',
+  printing: 'primary',
+  paused: 'warning',
+  finished: 'info',
+  error: 'error',
+  offline: 'default',
+} as const;
+
+function StateChip({ printer }: { printer: BoardPrinter }) {
+  if (printer.connectionLost) {
+    return <Chip size="small" color="error" label="Connection lost" data-testid="connection-lost" />;
+  }
+  if (!printer.state) return <Chip size="small" variant="outlined" label="Not polled yet" />;
+  return (
+    <Chip size="small" color={STATE_COLOUR[printer.state.state]} label={STATE_LABEL[printer.state.state]} />
+  );
+}
+
+function JobOnPrinter({ printer, job }: { printer: BoardPrinter; job: PrintJob | undefined }) {
+  if (!printer.jobId) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No job on it
+      </Typography>
+    );
+  }
+  if (!job) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        A job is on it
+      </Typography>
+    );
+  }
+  const progress = job.progress ?? printer.state?.progress ?? null;
+  const secondsLeft = job.secondsLeft ?? printer.state?.secondsLeft ?? null;
+  return (
+    <Box data-testid="printer-job">
+      <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap title={job.partName}>
+        {job.partName}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" component="div">
+        Order {job.orderNumber} · {PRINT_JOB_STATUS_LABELS[job.status]}
+      </Typography>
+      {job.status === 'printing' ? (
+        <>
+          <LinearProgress
+            variant="determinate"
+            value={percent(progress)}
+            sx={{ mt: 1, height: 6, borderRadius: 3 }}
+            aria-label={`Progress of ${job.partName}`}
+          />
+          <Typography variant="caption" color="text.secondary">
+            {progressLabel(progress, secondsLeft)}
+          </Typography>
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
+/** One printer of the board: its state, the job on it, its spool and whether its bed is clear. */
+export function PrinterCard({
+  printer,
+  job,
+  colourOf,
+  onConfirmBedClear,
+  confirming,
+}: {
+  printer: BoardPrinter;
+  job: PrintJob | undefined;
+  colourOf(material: string, colour: string): ColourInfo;
+  onConfirmBedClear(printer: BoardPrinter): void;
+  confirming: boolean;
+}) {
+  const spool = printer.loadedSpool;
+  return (
+    <Card
+      variant="outlined"
+      data-testid={`board-printer-${printer.name}`}
+      sx={{
+        height: '100%',
+        opacity: printer.adminStatus === 'retired' ? 0.6 : 1,
+        borderColor: printer.connectionLost ? 'error.main' : undefined,
+      }}
+    >
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.25 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, lineHeight: 1.3 }} noWrap>
+              {printer.name}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" component="div">
+              {printer.model || 'Printer'} · {printer.nozzleMm} mm nozzle
+            </Typography>
+          </Box>
+          <Stack spacing={0.5} sx={{ alignItems: 'flex-end' }}>
+            <StateChip printer={printer} />
+            {printer.adminStatus !== 'active' ? (
+              <Chip size="small" variant="outlined" color="warning" label={printer.adminStatus} />
+            ) : null}
+          </Stack>
+        </Stack>
+
+        {printer.connectionLost ? (
+          <Alert severity="error" sx={{ py: 0 }}>
+            Connection lost{printer.lastError ? `: ${printer.lastError}` : ''}
+          </Alert>
+        ) : printer.state?.errorText ? (
+          <Alert severity="warning" sx={{ py: 0 }}>
+            {printer.state.errorText}
+          </Alert>
+        ) : null}
+
+        <JobOnPrinter printer={printer} job={job} />
+        {job?.spoolChange ? <SpoolChange job={job} colourOf={colourOf} /> : null}
+
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {spool ? (
+            <>
+              <ColourDot swatch={{ kind: 'hex', hex: spool.colourHex }} />
+              <Typography variant="body2" noWrap>
+                {spool.material} {spool.colourName} · {spool.gramsLeft.toLocaleString('en-US')} g
+              </Typography>
+            </>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              No spool loaded
+            </Typography>
+          )}
+        </Stack>
+
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
+        >
+          {printer.jobId ? null : printer.bedConfirmedClear ? (
+            <Chip size="small" variant="outlined" color="success" label="Bed clear" />
+          ) : (
+            <Chip size="small" variant="outlined" color="warning" label="Bed clear? Not confirmed" />
+          )}
+          {bedClearable(printer) ? (
+            <Button
+              size="small"
+              variant="contained"
+              disabled={confirming}
+              onClick={() => onConfirmBedClear(printer)}
+            >
+              Confirm bed clear
+            </Button>
+          ) : null}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
