@@ -26,7 +26,7 @@ export const printJobSchema = z.object({
   /** Which copy of the part this is (1..quantity), so two copies of one part are two jobs. */
   copy: z.number().int(),
   material: z.string(),
-  /** A colour name, or "any" for a single-colour part the seller marked "any colour". */
+  /** The print configuration's colour as lower-case hex (matched against spools' colourHex), or "any". */
   colour: z.string(),
   nozzleMm: z.number(),
   /** The part's bounding box as printed, mm. */
