@@ -136,11 +136,11 @@ async function seedDemoShop(context: AppContext, sellerId: string): Promise<void
  * retired them) adds nothing.
  */
 export const DEMO_PRINTERS = [
-  { name: 'Mini 1', model: 'Simulated 180', size: [180, 180, 180], nozzle: 0.4, tags: ['small'], speed: 120, spool: ['PLA', 'Signal white', '#f4f4f4', 820] },
-  { name: 'MK4 1', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 120, spool: ['PLA', 'Galaxy black', '#1c1c1e', 640] },
-  { name: 'MK4 2', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 120, spool: ['PETG', 'Ocean blue', '#1e88e5', 450] },
-  { name: 'Core 256', model: 'Simulated 256', size: [256, 256, 256], nozzle: 0.4, tags: ['enclosed'], speed: 120, spool: ['ASA', 'Traffic red', '#c62828', 900] },
-  { name: 'Big 350', model: 'Simulated 350', size: [350, 350, 350], nozzle: 0.6, tags: ['large', 'enclosed'], speed: 120, spool: ['PETG', 'Forest green', '#2e7d32', 210] },
+  { name: 'Mini 1', model: 'Simulated 180', size: [180, 180, 180], nozzle: 0.4, tags: ['small'], speed: 600, spool: ['PLA', 'Signal white', '#f4f4f4', 820] },
+  { name: 'MK4 1', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 600, spool: ['PLA', 'Galaxy black', '#1c1c1e', 640] },
+  { name: 'MK4 2', model: 'Simulated MK4', size: [250, 210, 220], nozzle: 0.4, tags: [], speed: 600, spool: ['PETG', 'Ocean blue', '#1e88e5', 450] },
+  { name: 'Core 256', model: 'Simulated 256', size: [256, 256, 256], nozzle: 0.4, tags: ['enclosed'], speed: 600, spool: ['ASA', 'Traffic red', '#c62828', 900] },
+  { name: 'Big 350', model: 'Simulated 350', size: [350, 350, 350], nozzle: 0.6, tags: ['large', 'enclosed'], speed: 600, spool: ['PETG', 'Forest green', '#2e7d32', 210] },
 ] as const;
 
 async function seedDemoFarm(context: AppContext): Promise<void> {

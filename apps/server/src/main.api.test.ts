@@ -22,21 +22,36 @@ function scratchDir(): string {
   return dir;
 }
 
+interface Installation {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+}
+
 interface Started {
   readonly child: ChildProcess;
   readonly baseUrl: string;
   readonly port: number;
   readonly stdout: () => string;
   readonly stderr: () => string;
+  /** Printed when this start seeds the demo accounts (SEED_DEMO_DATA not false). */
   readonly passwords: { seller: string; admin: string };
+  readonly installation: Installation;
   stop(): Promise<void>;
 }
 
-/** `npm start`'s process (node src/main.ts) on a fresh data directory, as a local install runs it. */
-async function startMain(env: Record<string, string>): Promise<Started> {
-  const dataDir = scratchDir();
-  const postgres = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-  if (postgres) cleanups.push(() => postgres.drop());
+/**
+ * `npm start`'s process (node src/main.ts) as a local install runs it: on a fresh data directory
+ * (and, with DATABASE_URL, a fresh database), or started again on an earlier one's.
+ */
+async function startMain(env: Record<string, string>, again?: Installation): Promise<Started> {
+  let installation = again;
+  if (!installation) {
+    const postgres = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    if (postgres) cleanups.push(() => postgres.drop());
+    installation = { dataDir: scratchDir(), databaseUrl: postgres?.url };
+  }
+  const { dataDir, databaseUrl } = installation;
+  const seeds = env.SEED_DEMO_DATA !== 'false';
   const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -46,7 +61,7 @@ async function startMain(env: Record<string, string>): Promise<Started> {
       PORT: '0',
       SLICING: 'off',
       LOG_LEVEL: 'error',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,16 +77,16 @@ async function startMain(env: Record<string, string>): Promise<Started> {
   };
   cleanups.push(stop);
   const deadline = Date.now() + 110_000;
-  while (!/passwords made for this installation/.test(out)) {
+  while (!(seeds ? /passwords made for this installation/ : /Layerline is running at/).test(out)) {
     if (child.exitCode !== null) throw new Error(`main.ts exited (${child.exitCode}):\n${out}\n${err}`);
     if (Date.now() > deadline) throw new Error(`main.ts did not start:\n${out}\n${err}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const url = /Layerline is running at (http:\/\/\S+)/.exec(out)![1]!;
   const port = Number(new URL(url).port);
-  const seller = new RegExp(`Demo seller: ${DEMO_ACCOUNTS.seller.email} / (\\S+)`).exec(out)![1]!;
-  const admin = new RegExp(`Demo admin: +${DEMO_ACCOUNTS.admin.email} / (\\S+)`).exec(out)![1]!;
-  return { child, baseUrl: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, passwords: { seller, admin }, stop };
+  const seller = new RegExp(`Demo seller: ${DEMO_ACCOUNTS.seller.email} / (\\S+)`).exec(out)?.[1] ?? '';
+  const admin = new RegExp(`Demo admin: +${DEMO_ACCOUNTS.admin.email} / (\\S+)`).exec(out)?.[1] ?? '';
+  return { child, baseUrl: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, passwords: { seller, admin }, installation, stop };
 }
 
 /** Whether a TCP connection to host:port is accepted. */
@@ -98,9 +113,19 @@ const networkAddress = Object.values(os.networkInterfaces())
 const signIn = (baseUrl: string, email: string, password: string) =>
   new TestClient(baseUrl).post('/api/auth/sign-in/email', { email, password });
 
+/**
+ * What the process has said on stderr once it had time to warn: the warning follows the start
+ * message; wait up to 5 s for `expected`, or half a second when nothing is expected.
+ */
+async function stderrAfterStart(started: Started, expected?: RegExp): Promise<string> {
+  const deadline = Date.now() + (expected ? 5000 : 500);
+  while (Date.now() < deadline && !expected?.test(started.stderr())) await new Promise((resolve) => setTimeout(resolve, 100));
+  return started.stderr();
+}
+
 describe('the first README line (npm start) does not expose an admin (issue 10, finding 0)', () => {
   // Two full starts of the process (migrations, demo seeding with a model upload): minutes on a loaded 2-core machine.
-  it('listens on 127.0.0.1 only by default, with demo passwords of its own that are printed, kept 0600, and no longer the old ones', { timeout: 240_000 }, async () => {
+  it('listens on 127.0.0.1 only by default, with demo passwords of its own that are printed, kept 0600, and no longer the old ones', { timeout: 300_000 }, async () => {
     const first = await startMain({});
     expect(first.stdout()).toMatch(/Layerline is running at http:\/\/127\.0\.0\.1:\d+/);
     if (networkAddress) expect(await accepts(networkAddress, first.port)).toBe(false);
@@ -126,6 +151,18 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     expect(first.stderr()).not.toMatch(/WARNING/);
     await first.stop();
 
+    // The same installation started again beyond loopback (HOST) with SEED_DEMO_DATA=false: this
+    // start creates no demo account and prints no password, but the ones made before are still in
+    // its database, reachable with the kept password, so it warns all the same.
+    const restarted = await startMain({ HOST: '0.0.0.0', SEED_DEMO_DATA: 'false' }, first.installation);
+    expect(restarted.stdout()).not.toMatch(/Demo (seller|admin):/);
+    expect(await stderrAfterStart(restarted, /WARNING/)).toMatch(
+      /WARNING: demo accounts exist \(one is an admin\) and this server listens on 0\.0\.0\.0, beyond this machine/,
+    );
+    if (networkAddress) expect(await accepts(networkAddress, restarted.port)).toBe(true);
+    expect((await signIn(restarted.baseUrl, DEMO_ACCOUNTS.admin.email, first.passwords.admin)).status).toBe(200);
+    await restarted.stop();
+
     // Another installation (a fresh data directory) has other passwords; this one listens on every
     // interface, as HOST=0.0.0.0 asks, and says loudly that its demo admin is reachable.
     const second = await startMain({ HOST: '0.0.0.0' });
@@ -137,6 +174,14 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     if (networkAddress) expect(await accepts(networkAddress, second.port)).toBe(true);
     expect((await signIn(second.baseUrl, DEMO_ACCOUNTS.admin.email, first.passwords.admin)).status).toBe(401);
     await second.stop();
+  });
+
+  it('does not warn when it listens beyond loopback and no demo account exists', { timeout: 120_000 }, async () => {
+    const bare = await startMain({ HOST: '0.0.0.0', SEED_DEMO_DATA: 'false' });
+    expect(bare.stdout()).not.toMatch(/Demo (seller|admin):/);
+    expect(await stderrAfterStart(bare)).not.toMatch(/WARNING/);
+    if (networkAddress) expect(await accepts(networkAddress, bare.port)).toBe(true);
+    await bare.stop();
   });
 
   it('moves an older install off the old fixed passwords at start, ending their sessions, and keeps its own across restarts', { timeout: 120_000 }, async () => {
@@ -174,5 +219,43 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
     expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
     expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+  });
+});
+
+describe('the first README line runs the print farm (issue 11)', () => {
+  // One start with the demo data; the demo farm (simulated printers) prints the demo shop's order
+  // and the farm autopilot takes it through QC and packing with no clicks.
+  it('prints the demo order from accepted to packed on the demo farm, by itself', { timeout: 300_000 }, async () => {
+    const started = await startMain({});
+    const admin = new TestClient(started.baseUrl);
+    expect((await admin.post('/api/auth/sign-in/email', { email: DEMO_ACCOUNTS.admin.email, password: started.passwords.admin })).status).toBe(200);
+    const seller = new TestClient(started.baseUrl);
+    expect((await seller.post('/api/auth/sign-in/email', { email: DEMO_ACCOUNTS.seller.email, password: started.passwords.seller })).status).toBe(200);
+    const board = (await admin.get('/api/admin/production/board')).body as { autopilot: boolean; printers: unknown[] };
+    expect(board.autopilot).toBe(true);
+    expect(board.printers).toHaveLength(DEMO_PRINTERS.length);
+
+    const ordersNow = async () => ((await seller.get('/api/orders?limit=50')).body as { items: { id: string; status: string }[] }).items;
+    const accepted = (await ordersNow()).filter((o) => ['accepted', 'in_production', 'printed', 'packed'].includes(o.status));
+    expect(accepted.length).toBeGreaterThan(0);
+    const watched = accepted[0]!.id;
+    const seen = new Set<string>();
+    const deadline = Date.now() + 240_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      const order = (await seller.get(`/api/orders/${watched}`)).body as { status: string; production: { partsTotal: number; partsDone: number } | null };
+      status = order.status;
+      seen.add(status);
+      if (status === 'packed') {
+        expect(order.production!.partsDone).toBe(order.production!.partsTotal);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(status).toBe('packed');
+    const timeline = ((await seller.get(`/api/orders/${watched}`)).body as { events: { toStatus: string; reason: string }[] }).events;
+    expect(timeline.map((e) => e.toStatus)).toEqual(expect.arrayContaining(['accepted', 'in_production', 'printed', 'packed']));
+    expect(timeline.find((e) => e.toStatus === 'packed')!.reason).toMatch(/autopilot/);
+    await started.stop();
   });
 });
