@@ -377,3 +377,42 @@ describe('the farm autopilot', () => {
     void made;
   }, 120_000);
 });
+
+describe('with PrusaSlicer installed', () => {
+  let sliced: TestApp;
+  afterAll(async () => sliced?.close());
+
+  it('waits for the quote’s G-code, then prints that file (not a simulation file)', async () => {
+    sliced = await startTestApp({ SLICING: 'auto', FARM_TICK_S: '300', FARM_AUTOPILOT: 'false' });
+    expect(sliced.running.slicerAvailable).toBe(true);
+    const [boss, maker] = await Promise.all([sliced.signUp({ role: 'admin' }), sliced.signUp({ role: 'beta' })]);
+    const design = await upload(maker, boxStl(20, 20, 20), 'box.stl');
+    const configId = design.printConfigs[0].id;
+    await maker.post('/api/products', { name: 'Cube', variants: [{ name: 'One', sku: 'ONE', parts: [{ printConfigId: configId, quantity: 1 }] }] });
+    const printer = await boss.post('/api/admin/printers', { name: 'Sliced', buildVolumeMm: { x: 200, y: 200, z: 200 }, nozzleMm: 0.4, connection: { kind: 'simulated', speedFactor: 100_000 } });
+    await boss.request('PUT', `/api/admin/printers/${printer.body.id}/spools`, { spools: [{ material: 'PLA', colourName: 'Orange', colourHex: ORANGE, gramsLeft: 1000, loaded: true }] }, {});
+    await boss.post(`/api/admin/production/printers/${printer.body.id}/bed-clear`, {});
+    const placed = (await maker.post('/api/orders/manual', { items: [{ sku: 'ONE', quantity: 1 }], shippingAddress: ADDRESS })).body;
+    await sliced.context.orders.announcementsSettled();
+
+    // The configuration is sliced by the job queue (it may be done already); until then the job is not dispatched.
+    const deadline = Date.now() + 120_000;
+    let job = (await sliced.context.printJobs.ofOrder(placed.id))[0]!;
+    while (job.fileKey === null && Date.now() < deadline) {
+      await sliced.context.farmDispatcher.tick();
+      expect((await sliced.context.printJobs.find(job.id))!.status).toBe('queued');
+      await new Promise((r) => setTimeout(r, 500));
+      await sliced.context.production.refreshFiles();
+      job = (await sliced.context.printJobs.find(job.id))!;
+    }
+    expect(job.fileKind).toBe('sliced');
+    const config = (await maker.get(`/api/designs/${design.id}`)).body.printConfigs[0];
+    expect(job.fileKey).toMatch(/^gcode\//);
+    // The job prints with the slicer's figures, as the quote does now.
+    expect(job.printSeconds).toBe(config.quote.printSeconds);
+    const gcode = (await sliced.context.storage.readAll(job.fileKey!)).toString('utf8');
+    expect(gcode).toMatch(/PrusaSlicer/);
+    await sliced.context.farmDispatcher.tick();
+    expect((await sliced.context.printJobs.find(job.id))!.status).toBe('printing');
+  }, 180_000);
+});
