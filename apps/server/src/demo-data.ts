@@ -159,7 +159,8 @@ async function seedDemoFarm(context: AppContext): Promise<void> {
     const [material, colourName, colourHex, gramsLeft] = p.spool;
     await context.printers.setSpools(actor, created.id, [
       { material, colourName, colourHex, gramsLeft, loaded: true },
-      { material: 'PLA', colourName: 'Sunflower yellow', colourHex: '#f9a825', gramsLeft: 1000, loaded: false },
+      // The spare spool beside it (an AMS or a shelf): the demo designs' default colour, so the autopilot's spool change loads a named spool.
+      { material: 'PLA', colourName: 'Signal orange', colourHex: '#f97316', gramsLeft: 1000, loaded: false },
     ]);
   }
 }

@@ -267,6 +267,15 @@ export function createFarmDispatcher(deps: {
     return true;
   }
 
+  /** What the farm calls a colour: the name on any spool of that colour, else its hex. */
+  async function colourNameOf(hex: string): Promise<string> {
+    for (const row of await printers.list()) {
+      const named = (row.spools as PrinterSpool[]).find((s) => s.colourHex.toLowerCase() === hex && s.colourName !== hex);
+      if (named) return named.colourName;
+    }
+    return hex;
+  }
+
   /** The spool the job asked for is in the toolhead: the printer's spools say so, and the job may start. */
   async function loadSpool(job: PrintJobRow, actor: FarmActor): Promise<PrintJobRow | undefined> {
     if (!job.spoolChange || job.status !== 'assigned' || job.printerId === null) return job;
@@ -281,7 +290,7 @@ export function createFarmDispatcher(deps: {
     else
       spools.push({
         material: wanted.material as PrinterSpool['material'],
-        colourName: wanted.colour === 'any' ? `${wanted.material} (any colour)` : wanted.colour,
+        colourName: wanted.colour === 'any' ? `${wanted.material} (any colour)` : await colourNameOf(wanted.colour),
         colourHex: wanted.colour === 'any' ? '#9e9e9e' : wanted.colour,
         gramsLeft: 1000,
         loaded: true,
