@@ -200,7 +200,8 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     audit,
     autopilot: config.farm.autopilot,
   });
-  orders.onStatusChange((event) => production.onOrderStatusChange(event));
+  // New orders are announced in batches: the farm reads the parts of a whole batch in one query.
+  orders.onStatusChanges((events) => production.onOrderStatusChanges(events));
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,

@@ -76,36 +76,54 @@ export function createPrintJobRepository(db: Database) {
       .innerJoin(user, eq(user.id, printJob.ownerId))
       .leftJoin(printer, eq(printer.id, printJob.printerId));
 
+  // Read for every order announced accepted (each ingested order): prepared once per connection.
+  const partsQuery = db
+    .select({
+      orderId: orderItem.orderId,
+      itemId: orderItem.id,
+      itemQuantity: orderItem.quantity,
+      partId: variantPart.id,
+      partQuantity: variantPart.quantity,
+      productName: product.name,
+      variantName: productVariant.name,
+      config: printConfiguration,
+      design: {
+        id: design.id,
+        name: design.name,
+        storageKey: design.storageKey,
+        format: design.format,
+        bboxMm: design.bboxMm,
+      },
+    })
+    .from(orderItem)
+    .innerJoin(productVariant, eq(productVariant.id, orderItem.variantId))
+    .innerJoin(product, eq(product.id, productVariant.productId))
+    .innerJoin(variantPart, eq(variantPart.variantId, productVariant.id))
+    .innerJoin(printConfiguration, eq(printConfiguration.id, variantPart.printConfigId))
+    .innerJoin(design, eq(design.id, printConfiguration.designId))
+    .where(sql`${orderItem.orderId} = ANY(${sql.placeholder('orderIds')}::uuid[])`)
+    .orderBy(asc(orderItem.id), asc(variantPart.id))
+    .prepare('print_parts_of_orders');
+
+  async function partsOfOrders(orderIds: readonly string[]): Promise<Map<string, OrderPartRow[]>> {
+    const byOrder = new Map<string, OrderPartRow[]>();
+    if (orderIds.length === 0) return byOrder;
+    for (const { orderId, ...part } of await partsQuery.execute({ orderIds: [...orderIds] })) {
+      const parts = byOrder.get(orderId);
+      if (parts) parts.push(part);
+      else byOrder.set(orderId, [part]);
+    }
+    return byOrder;
+  }
+
   return {
     /** Every part of every matched item of an order, in a stable order (the part index is its place). */
     async partsOfOrder(orderId: string): Promise<OrderPartRow[]> {
-      const rows = await db
-        .select({
-          itemId: orderItem.id,
-          itemQuantity: orderItem.quantity,
-          partId: variantPart.id,
-          partQuantity: variantPart.quantity,
-          productName: product.name,
-          variantName: productVariant.name,
-          config: printConfiguration,
-          design: {
-            id: design.id,
-            name: design.name,
-            storageKey: design.storageKey,
-            format: design.format,
-            bboxMm: design.bboxMm,
-          },
-        })
-        .from(orderItem)
-        .innerJoin(productVariant, eq(productVariant.id, orderItem.variantId))
-        .innerJoin(product, eq(product.id, productVariant.productId))
-        .innerJoin(variantPart, eq(variantPart.variantId, productVariant.id))
-        .innerJoin(printConfiguration, eq(printConfiguration.id, variantPart.printConfigId))
-        .innerJoin(design, eq(design.id, printConfiguration.designId))
-        .where(eq(orderItem.orderId, orderId))
-        .orderBy(asc(orderItem.id), asc(variantPart.id));
-      return rows;
+      return (await partsOfOrders([orderId])).get(orderId) ?? [];
     },
+
+    /** partsOfOrder for many orders in one query (an announced batch); orders with no parts are left out. */
+    partsOfOrders,
 
     /** Inserts jobs; one that exists already (same item, part, copy and attempt) is skipped. Returns the new ones. */
     async insert(jobs: readonly NewPrintJob[]): Promise<PrintJobRow[]> {
