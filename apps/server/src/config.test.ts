@@ -42,6 +42,10 @@ describe('loadConfig', () => {
     expect(production({}).appSecret).toBe(STRONG);
     expect(production({ APP_SECRET: crypto.randomBytes(32).toString('base64') }).mode).toBe('production');
     expect(production({ APP_SECRET: 'correct horse battery staple on a quiet Tuesday' }).mode).toBe('production');
+    // Random 32-digit hex secrets the first run rule (more than half of the neighbours adjacent) refused.
+    for (const secret of ['66600b899a945b322f17bbab21106dcd', '43216f14500656377ac6676611110536', 'ff22feedccc65109f9a12d34988671de']) {
+      expect(appSecretProblem(secret), secret).toBeNull();
+    }
     for (let i = 0; i < 5000; i++) {
       for (const secret of [crypto.randomBytes(16).toString('hex'), crypto.randomBytes(24).toString('base64url'), crypto.randomUUID() + crypto.randomUUID()]) {
         expect(appSecretProblem(secret), secret).toBeNull();

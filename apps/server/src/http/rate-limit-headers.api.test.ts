@@ -4,8 +4,10 @@ import { startTestApp, uniqueEmail, type TestApp } from '../../test/test-app.ts'
 /**
  * Every 429 says when to come back in the standard `Retry-After` header (RFC 9110), whichever
  * limiter answered: the per-address limit of every API route, and better-auth's per-address limits
- * on sign-in and sign-up (which name it `X-Retry-After`). The order API's per-key limit is tested
- * in order-api.api.test.ts.
+ * on sign-up, sign-in and sign-in links (which name it `X-Retry-After`). The others are tested where
+ * they live: the order API's per-key limit in order-api.api.test.ts, the per-account sign-in
+ * throttle in accounts/sign-in-security.api.test.ts and security.api.test.ts, and a seller's full
+ * model queue in designs/model-work.api.test.ts.
  */
 
 let t: TestApp;
@@ -30,6 +32,26 @@ describe('Retry-After on every 429', () => {
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(60);
     expect(limited!.headers.get('x-retry-after')).toBeNull();
+  });
+
+  it('from better-auth’s sign-in and sign-in-link limits (3 per address): Retry-After, not X-Retry-After', async () => {
+    const limits: Array<[string, () => unknown]> = [
+      ['/api/auth/sign-in/email', () => ({ email: uniqueEmail('nobody'), password: 'not the right passphrase' })],
+      ['/api/auth/sign-in/email-link', () => ({ email: uniqueEmail('nobody') })],
+    ];
+    for (const [path, body] of limits) {
+      const client = t.client();
+      let limited: Awaited<ReturnType<typeof client.post>> | undefined;
+      for (let i = 0; i < 6 && !limited; i++) {
+        const response = await client.post(path, body());
+        if (response.status === 429) limited = response;
+      }
+      expect(limited, `${path}: the limit never answered 429`).toBeDefined();
+      const seconds = Number(limited!.headers.get('retry-after'));
+      expect(seconds, path).toBeGreaterThan(0);
+      expect(seconds, path).toBeLessThanOrEqual(60);
+      expect(limited!.headers.get('x-retry-after'), path).toBeNull();
+    }
   });
 
   it('from the per-address limit of every API route: Retry-After, not X-Retry-After', async () => {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zip } from '../../../test/zip.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { design } from '../../db/schema.ts';
 
 const MODELS = path.resolve(import.meta.dirname, '../../../../../../shared/models');
 const model = (name: string) => fs.readFileSync(path.join(MODELS, name));
@@ -359,6 +361,35 @@ describe('file names', () => {
       expect(response.headers.get('content-type')).toBe('model/stl');
       await response.arrayBuffer();
     }
+  });
+
+  it('gives OBJ and 3MF files their own extension too, whatever they were uploaded as', async () => {
+    const cases: Array<[string, Buffer, string, string]> = [
+      ['cube.stl', model('ps-20mm_cube.obj'), 'cube.obj', 'model/obj'],
+      ['page.html', model('ps-20mm_cube.obj'), 'page.html.obj', 'model/obj'],
+      ['parts.stl', model('3mfs-components.3mf'), 'parts.3mf', 'model/3mf'],
+      ['parts.html', model('3mfs-components.3mf'), 'parts.html.3mf', 'model/3mf'],
+    ];
+    for (const [uploaded, bytes, expected, contentType] of cases) {
+      const { status, body } = await upload(seller, uploaded, bytes);
+      expect(status, uploaded).toBe(201);
+      expect(body.fileName, uploaded).toBe(expected);
+      const response = await fetch(new URL(`/api/designs/${body.id}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+      expect(response.headers.get('content-disposition'), uploaded).toBe(`attachment; filename*=UTF-8''${encodeURIComponent(expected)}`);
+      expect(response.headers.get('content-type'), uploaded).toBe(contentType);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('cleans the name of a design stored before these rules when it is downloaded', async () => {
+    const { body } = await upload(seller, 'legacy.stl', cubesStl(1));
+    // As an older version stored it: the uploaded name, controls and extension untouched.
+    await t.context.db.update(design).set({ fileName: 'inv\u202Eoice\u200B.html' }).where(eq(design.id, body.id));
+    const file = await fetch(new URL(`/api/designs/${body.id}/file`, t.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''invoice.html.stl");
+    await file.arrayBuffer();
+    expect((await seller.get(`/api/designs/${body.id}/metadata`)).body.name).toBe('invoice.html.stl');
   });
 
   it('strips bidi, zero-width and other control characters from names', async () => {

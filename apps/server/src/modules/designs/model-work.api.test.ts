@@ -116,6 +116,33 @@ describe('model work bounded by the farm (one worker thread)', () => {
     const slowest = Math.max(...done.map((r) => r.ms));
     expect(tiny.ms).toBeLessThan(slowest);
   });
+
+  it('refuses the estimate of a stored design that no printer of the farm can print any more, before any per-layer work', async () => {
+    // Stored while it fitted (the configured 400 × 400 × 450 mm); then the farm became one 200 mm printer.
+    const stored = await upload(seller, 'spire-300.stl', oneTallTriangleStl(300));
+    expect(stored.status).toBe(201);
+    const admin = await t.signUp({ role: 'admin' });
+    const printer = await admin.post('/api/admin/printers', {
+      name: 'Only printer',
+      buildVolumeMm: { x: 200, y: 200, z: 200 },
+      nozzleMm: 0.4,
+      connection: { kind: 'simulated' },
+    });
+    expect(printer.status).toBe(201);
+    try {
+      const started = performance.now();
+      const quote = await seller.post('/api/estimate-print-cost', { filePath: stored.body.id, layerHeightMm: 0.05 });
+      expect(quote.status).toBe(422);
+      expect(quote.body.error).toContain('No printer of the farm can print it');
+      expect(quote.body.error).toContain('10 × 0 × 300 mm');
+      expect(quote.body.error).toContain('200 × 200 × 200 mm');
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      expect((await admin.post(`/api/admin/printers/${printer.body.id}/retire`)).status).toBe(200);
+    }
+    // No active printer: the configured maximum again, and the same estimate is answered.
+    expect((await seller.post('/api/estimate-print-cost', { filePath: stored.body.id, layerHeightMm: 0.05 })).status).toBe(200);
+  });
 });
 
 describe('the largest valid STL under the limits', () => {

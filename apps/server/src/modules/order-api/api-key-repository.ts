@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { apiKey, user } from '../../db/schema.ts';
 
@@ -31,8 +31,30 @@ export function createApiKeyRepository(db: Database) {
       return inserted;
     },
 
-    async listForOwner(ownerId: string): Promise<ApiKeyRow[]> {
-      return db.select(columns).from(apiKey).where(eq(apiKey.ownerId, ownerId)).orderBy(desc(apiKey.createdAt), apiKey.id);
+    /**
+     * The owner's keys for their list: every active key (at most MAX_ACTIVE_KEYS) and the
+     * `revokedShown` most recently revoked ones, newest first. Older revoked keys open nothing and
+     * are left out, so the list stays short however many keys were made and revoked.
+     */
+    async listForOwner(ownerId: string, revokedShown: number): Promise<ApiKeyRow[]> {
+      const [active, revoked] = await Promise.all([
+        db.select(columns).from(apiKey).where(and(eq(apiKey.ownerId, ownerId), isNull(apiKey.revokedAt))),
+        db
+          .select(columns)
+          .from(apiKey)
+          .where(and(eq(apiKey.ownerId, ownerId), isNotNull(apiKey.revokedAt)))
+          .orderBy(desc(apiKey.revokedAt), desc(apiKey.id))
+          .limit(revokedShown),
+      ]);
+      return [...active, ...revoked].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    async countActive(ownerId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(apiKey)
+        .where(and(eq(apiKey.ownerId, ownerId), isNull(apiKey.revokedAt)));
+      return row?.n ?? 0;
     },
 
     /** Marks the owner's key revoked; false when the owner has no such key. */

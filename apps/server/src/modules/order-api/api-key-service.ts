@@ -9,6 +9,8 @@ export const API_KEY_PREFIX = 'll_live_';
 const KEY_PATTERN = /^ll_live_[A-Za-z0-9_-]{43}$/;
 /** Enough for one key per integration and a rotation in progress; more is a sign of leaking keys. */
 export const MAX_ACTIVE_KEYS = 20;
+/** Revoked keys listed beside the active ones: the most recently revoked (docs/api.md, "Lists"). */
+export const LISTED_REVOKED_KEYS = 20;
 /** Requests per key and minute, counted in the database (shared by every process). */
 export const ORDER_API_REQUESTS_PER_MINUTE = 120;
 
@@ -51,8 +53,7 @@ export function createApiKeyService(deps: {
 
   return {
     async create(ownerId: string, name: string): Promise<CreatedApiKeyDto> {
-      const existing = await keys.listForOwner(ownerId);
-      if (existing.filter((key) => !key.revokedAt).length >= MAX_ACTIVE_KEYS) {
+      if ((await keys.countActive(ownerId)) >= MAX_ACTIVE_KEYS) {
         throw new AppError('conflict', `You have ${MAX_ACTIVE_KEYS} active keys; revoke one you no longer use first`);
       }
       const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
@@ -61,7 +62,7 @@ export function createApiKeyService(deps: {
     },
 
     async list(ownerId: string): Promise<ApiKeyDto[]> {
-      return (await keys.listForOwner(ownerId)).map(toDto);
+      return (await keys.listForOwner(ownerId, LISTED_REVOKED_KEYS)).map(toDto);
     },
 
     async revoke(ownerId: string, id: string): Promise<void> {

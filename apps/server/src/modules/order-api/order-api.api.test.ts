@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { createHash, createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -85,6 +89,49 @@ async function startReceiver() {
     script,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Another Layerline web process (node src/main.ts) with these settings: its own data directory, no
+ * demo data, no job work. Resolves once it listens.
+ */
+async function startServerProcess(env: Record<string, string>): Promise<{ baseUrl: string; pid: number; stop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layerline-second-'));
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../main.ts')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SEED_DEMO_DATA: 'false',
+      RUN_JOBS_IN_PROCESS: 'false',
+      SLICING: 'off',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  let url: RegExpExecArray | null;
+  while (!(url = /Layerline is running at (http:\/\/\S+)/.exec(out))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the second server did not start:\n${out}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { baseUrl: `http://127.0.0.1:${new URL(url[1]!).port}`, pid: child.pid!, stop };
 }
 
 /** The Standard Webhooks signature, recomputed here independently of the server's code. */
@@ -361,21 +408,43 @@ describe('/api/v1 authentication', () => {
     expect((await seller.post('/api/api-keys', { name: 'k20' })).status).toBe(201);
   });
 
-  it('holds the limit in the database: two servers on one PostgreSQL database share it', async (ctx) => {
+  it('lists the active keys and the 20 most recently revoked, however many were made and revoked (a short list, not paged)', async () => {
+    const seller = await t.signUp({ role: 'beta', name: 'Key churner' });
+    const revoked: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const created = await seller.post('/api/api-keys', { name: `old ${i}` });
+      expect(created.status).toBe(201);
+      expect((await seller.delete(`/api/api-keys/${created.body.id}`)).status).toBe(204);
+      revoked.push(created.body.id);
+    }
+    const live = await seller.post('/api/api-keys', { name: 'live' });
+    const listed = (await seller.get('/api/api-keys')).body.items as { id: string; revokedAt: string | null }[];
+    expect(listed).toHaveLength(21);
+    expect(listed[0]).toMatchObject({ id: live.body.id, revokedAt: null });
+    expect(listed.slice(1).map((k) => k.id)).toEqual(revoked.slice(5).reverse());
+    expect(listed.slice(1).every((k) => k.revokedAt !== null)).toBe(true);
+  });
+
+  it('holds the limit in the database: two server processes on one PostgreSQL database share it', { timeout: 150_000 }, async (ctx) => {
     // PGlite is one process per data directory by design; there the limit is the one above.
     if (t.databaseKind !== 'postgres') return ctx.skip();
-    const second = await startTestApp({ DATABASE_URL: t.context.config.databaseUrl!, ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
+    // A second web process of its own (node src/main.ts, as `npm start` runs it), sharing nothing
+    // with this one but the database.
+    const second = await startServerProcess({ DATABASE_URL: t.context.config.databaseUrl! });
     try {
+      expect(second.pid).not.toBe(process.pid);
       const key = (await sellerB.post('/api/api-keys', { name: 'two servers' })).body.key as string;
       const on = (baseUrl: string) =>
         fetch(new URL('/api/v1/orders?limit=1', baseUrl), { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
       const statuses = await Promise.all(Array.from({ length: 120 }, (_, i) => on(i % 2 === 0 ? t.baseUrl : second.baseUrl)));
       expect(statuses.filter((s) => s === 200)).toHaveLength(120);
-      // 60 through each server: 120 in all, so the next request is refused by either one.
+      // 60 through each process: 120 in all, so the next request is refused by either one.
       expect(await on(t.baseUrl)).toBe(429);
       expect(await on(second.baseUrl)).toBe(429);
+      // Another key of the same seller is not affected, on either process.
+      expect((await v1(keyB, 'GET', '/api/v1/orders?limit=1')).status).toBe(200);
     } finally {
-      await second.close();
+      await second.stop();
     }
   });
 
