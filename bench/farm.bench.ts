@@ -38,7 +38,8 @@ import {
 import { loadConfig } from '../apps/server/src/config.ts';
 import { bootstrap, type Running } from '../apps/server/src/bootstrap.ts';
 import { createScratchDatabase } from '../apps/server/test/test-app.ts';
-import { plannerJobOf } from '../apps/server/src/modules/production/farm-dispatcher.ts';
+import { createFarmDispatcher } from '../apps/server/src/modules/production/farm-dispatcher.ts';
+import { createJobOutcomes } from '../apps/server/src/modules/production/job-outcomes.ts';
 import {
   ANY_COLOUR,
   DEFAULT_PLANNER_OPTIONS,
@@ -69,6 +70,8 @@ const QC_DELAY_S = 15 * 60;
 const ARRIVALS_OVER_S = 24 * 3600; // the day's orders arrive over 24 hours
 const STAGGER: Partial<PlannerOptions> = { maxStartsPerInterval: 4, staggerIntervalMs: 60_000 };
 const TARGETS = { utilisation: 0.9, colourChangeRatio: 0.5, dispatchP95Ms: 50 };
+/** The farm's tick (FARM_TICK_S's default): decisions on PostgreSQL are this far apart on the dispatcher's clock. */
+const TICK_MS = 2_000;
 const COLOURS = [
   'black',
   'white',
@@ -876,19 +879,6 @@ SELECT i.order_id, i.id, $2, 0, 1, s.part, $4::uuid, $5::uuid, 'bench/model.stl'
 FROM spec s JOIN items i ON i.external_item_id = s.ord || '-' || s.line
 ORDER BY s.placed, s.ord, s.line`;
 
-/** The queue read as `dispatchable()` writes it (print-job-repository.ts), for EXPLAIN ANALYZE. */
-const DISPATCHABLE_SQL = `
-SELECT print_job.* FROM print_job INNER JOIN "order" ON "order".id = print_job.order_id
-WHERE print_job.status = 'queued' AND print_job.file_key IS NOT NULL
-  AND "order".status IN ('accepted', 'in_production')`;
-
-const PLANNER_COLUMNS = `j.id, j.seq, j.material, j.colour, j.nozzle_mm, j.size_x_mm, j.size_y_mm, j.size_z_mm,
-  j.print_seconds, j.placed_at, j.due_at, j.rush, j.pinned_printer_id, j.manual_key, j.file_kind`;
-const QUEUED_FROM = `FROM print_job j INNER JOIN "order" o ON o.id = j.order_id
-WHERE j.status = 'queued' AND j.file_key IS NOT NULL AND o.status IN ('accepted', 'in_production')`;
-const NARROW_SQL = `SELECT ${PLANNER_COLUMNS} ${QUEUED_FROM}`;
-const JSON_SQL = `SELECT coalesce(json_agg(json_build_array(${PLANNER_COLUMNS.replace(/j\.(placed_at|due_at)/g, '(extract(epoch FROM j.$1) * 1000)::bigint')})), '[]')::text AS jobs ${QUEUED_FROM}`;
-
 async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
   const setupStarted = performance.now();
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -914,7 +904,7 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
       MODEL_WORKERS: '1',
     });
     running = await bootstrap(config, { error: () => undefined }, { workJobs: false });
-    const { printerRepository, printJobs, farmDispatcher } = running.context;
+    const { printerRepository, printJobs } = running.context;
     await sql.connect();
 
     // 300 simulated printers of the day's mix, through the repository (connections sealed as in production).
@@ -1007,40 +997,51 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
       for (const id of idlePool) await printJobs.setBedClear(id, ready.has(id), null);
       return ready.size;
     };
-    // After a decision: the assigned jobs back in the queue, their printers free again, no start in the stagger window.
-    const putBack = async (assigned: readonly string[]) => {
+    // The dispatcher as the farm's tick runs it, on a clock that moves one tick (FARM_TICK_S, 2 s) per
+    // decision, so its kept queue reads the whole queue once a minute (every 30th decision) and only the
+    // changes in between, as in production. The assignments and the put-back write that clock's time.
+    let clock = Date.now();
+    const dispatcher = createFarmDispatcher({
+      jobs: printJobs,
+      printers: printerRepository,
+      drivers: () => {
+        throw new Error('the bench makes decisions only');
+      },
+      storage: running.context.storage,
+      outcomes: createJobOutcomes({ jobs: printJobs, orders: { find: async () => undefined, tryTransition: async () => false } }),
+      options: { autopilot: { enabled: false, delayMs: 0 }, now: () => clock },
+    });
+    const putBackAt = async (assigned: readonly string[]) => {
       await sql.query(
-        `UPDATE print_job SET status = 'queued', printer_id = NULL, spool_change = NULL, assigned_at = NULL, updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'assigned'`,
-        [assigned],
+        `UPDATE print_job SET status = 'queued', printer_id = NULL, spool_change = NULL, assigned_at = NULL, updated_at = $2 WHERE id = ANY($1::uuid[]) AND status = 'assigned'`,
+        [assigned, new Date(clock)],
       );
-      await sql.query(
-        `UPDATE printer SET last_started_at = now() - interval '1 hour' WHERE id = ANY($1::uuid[])`,
-        [idlePool],
-      );
+      await sql.query(`UPDATE printer SET last_started_at = $2::timestamptz - interval '1 hour' WHERE id = ANY($1::uuid[])`, [idlePool, new Date(clock)]);
     };
 
     const times: number[] = [];
-    const plannerMs: number[] = [];
+    const fullReadTimes: number[] = [];
     const assignedCounts: number[] = [];
     const readyCounts: number[] = [];
     for (let d = 0; d < PG_WARMUP + PG_DECISIONS; d++) {
+      clock += TICK_MS;
       const ready = await setReady();
+      const fullRead = d % (60_000 / TICK_MS) === 0;
       const t0 = performance.now();
-      const { assigned, decisionMs } = await farmDispatcher.dispatchOnce();
+      const { assigned } = await dispatcher.dispatchOnce();
       const ms = performance.now() - t0;
-      if (assigned.length === 0)
-        throw new Error(`decision ${d}: nothing assigned with ${ready} printers ready`);
+      if (assigned.length === 0) throw new Error(`decision ${d}: nothing assigned with ${ready} printers ready`);
       if (d >= PG_WARMUP) {
         times.push(ms);
-        plannerMs.push(decisionMs);
+        if (fullRead) fullReadTimes.push(ms);
         assignedCounts.push(assigned.length);
         readyCounts.push(ready);
       }
-      await putBack(assigned);
+      await putBackAt(assigned);
     }
     if ((await queuedCount()) !== PG_QUEUED) throw new Error('the queue drifted');
 
-    // Where the time goes: the three reads of dispatchOnce on their own, and the queue read in the server.
+    // Where the time goes: each read of a decision on its own (p50 of 20).
     const partMs = async (work: () => Promise<unknown>) => {
       const t: number[] = [];
       for (let i = 0; i < 20; i++) {
@@ -1050,62 +1051,10 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
       }
       return percentile(t, 50);
     };
-    const queueReadMs = await partMs(() => printJobs.dispatchable());
+    const fullQueueReadMs = await partMs(() => printJobs.queueEntries(null));
+    const changesReadMs = await partMs(() => printJobs.queueEntries(new Date(clock - 2 * TICK_MS - 10_000)));
     const printersReadMs = await partMs(() => printerRepository.list());
-    const onPrintersReadMs = await partMs(() => printJobs.onPrinters());
-    // What a cheaper read would cost: the planner's columns only, and the same as one JSON value parsed by V8.
-    const narrowReadMs = await partMs(() => sql.query(NARROW_SQL));
-    const jsonReadMs = await partMs(async () => {
-      const { rows } = await sql.query<{ jobs: string }>(JSON_SQL);
-      return JSON.parse(rows[0]!.jobs) as unknown[];
-    });
-    const queued = (await printJobs.dispatchable()).map(plannerJobOf);
-    const queueBuildMs = await partMs(async () => new DispatchQueue(queued));
-    // The queue read inside PostgreSQL, as planned, and with the sequential scan forbidden (the (status, seq) index).
-    const explainQueue = async (noSeqScan: boolean) => {
-      await sql.query('BEGIN');
-      try {
-        if (noSeqScan) await sql.query('SET LOCAL enable_seqscan = off');
-        const [plan] = (
-          await sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${DISPATCHABLE_SQL}`)
-        ).rows[0]!['QUERY PLAN'] as [{ Plan: Record<string, unknown>; 'Execution Time': number }];
-        const nodes: string[] = [];
-        const walk = (node: Record<string, unknown>) => {
-          const on = (node['Index Name'] ?? node['Relation Name']) as string | undefined;
-          nodes.push(`${node['Node Type'] as string}${on ? ` ${on}` : ''}`);
-          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-        };
-        walk(plan.Plan);
-        return { ms: plan['Execution Time'], plan: nodes.join(' < ') };
-      } finally {
-        await sql.query('ROLLBACK');
-      }
-    };
-    const explained = await explainQueue(false);
-    const explainedByIndex = await explainQueue(true);
-    // The writes of one decision of 4 assignments, as dispatch() makes them: 3 statements each.
-    const writeTimes: number[] = [];
-    for (let round = 0; round < 20; round++) {
-      const picked = (
-        await sql.query<{ id: string }>(
-          `SELECT id FROM print_job WHERE status = 'queued' ORDER BY seq LIMIT 4`,
-        )
-      ).rows.map((r) => r.id);
-      const t0 = performance.now();
-      for (const [i, jobId] of picked.entries()) {
-        if (!(await printJobs.assign(jobId, idlePool[i]!, null))) throw new Error('assign lost');
-        await printJobs.markPrinterStarted(idlePool[i]!, new Date());
-        await printJobs.record({
-          kind: 'assigned',
-          jobId,
-          printerId: idlePool[i]!,
-          actorKind: 'system',
-          detail: 'Assigned (bench)',
-        });
-      }
-      writeTimes.push(performance.now() - t0);
-      await putBack(picked);
-    }
+    const busyReadMs = await partMs(() => printJobs.busyPrinters());
     const tableBytes = (
       await sql.query<{ b: string }>(`SELECT pg_total_relation_size('print_job')::text AS b`)
     ).rows[0]!.b;
@@ -1114,18 +1063,13 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
       counts,
       tableMb: Number(tableBytes) / 1e6,
       times,
-      plannerMs,
+      fullReadTimes,
       meanAssigned: assignedCounts.reduce((s, a) => s + a, 0) / assignedCounts.length,
       meanReady: readyCounts.reduce((s, a) => s + a, 0) / readyCounts.length,
-      queueReadMs,
-      narrowReadMs,
-      jsonReadMs,
-      queueBuildMs,
+      fullQueueReadMs,
+      changesReadMs,
       printersReadMs,
-      onPrintersReadMs,
-      explained,
-      explainedByIndex,
-      writesMs: percentile(writeTimes, 50),
+      busyReadMs,
     };
   } finally {
     await sql.end().catch(() => undefined);
@@ -1195,22 +1139,15 @@ log(
     .join(', ')} (${fmt(db.tableMb, 1)} MB with indexes); set up in ${fmt(db.setupMs / 1000, 1)} s`,
 );
 log(
-  `  ${db.times.length} decisions after ${PG_WARMUP} warm-up, ${fmt(db.meanAssigned, 1)} assignments each (the stagger allows ${DEFAULT_PLANNER_OPTIONS.maxStartsPerInterval} starts per ${DEFAULT_PLANNER_OPTIONS.staggerIntervalMs / 1000} s); the assigned jobs go back to the queue after each`,
+  `  ${db.times.length} decisions after ${PG_WARMUP} warm-up, one tick (${TICK_MS / 1000} s) apart on the dispatcher's clock, ${fmt(db.meanAssigned, 1)} assignments each (the stagger allows ${DEFAULT_PLANNER_OPTIONS.maxStartsPerInterval} starts per ${DEFAULT_PLANNER_OPTIONS.staggerIntervalMs / 1000} s); the assigned jobs go back to the queue after each`,
 );
 log(
-  `  p50 ${fmt(percentile(db.times, 50), 1)} ms, p95 ${fmt(pgP95, 1)} ms, max ${fmt(Math.max(...db.times), 1)} ms; of which the planner p50 ${fmt(percentile(db.plannerMs, 50), 2)} ms`,
+  `  p50 ${fmt(percentile(db.times, 50), 1)} ms, p95 ${fmt(pgP95, 1)} ms, p99 ${fmt(percentile(db.times, 99), 1)} ms, max ${fmt(Math.max(...db.times), 1)} ms; ` +
+    `the decisions that read the whole queue (one a minute): ${db.fullReadTimes.map((t) => fmt(t, 0)).join(', ')} ms`,
 );
 log(
-  `  the reads alone (p50 of 20): queue (dispatchable(), ${PG_QUEUED} rows) ${fmt(db.queueReadMs, 1)} ms, printers ${fmt(db.printersReadMs, 1)} ms, jobs on printers ${fmt(db.onPrintersReadMs, 1)} ms; ` +
-    `the writes of 4 assignments (assign, markPrinterStarted, record: 12 statements) ${fmt(db.writesMs, 1)} ms`,
-);
-log(
-  `  the queue query inside PostgreSQL (EXPLAIN ANALYZE): ${fmt(db.explained.ms, 1)} ms (${db.explained.plan}); ` +
-    `with the sequential scan off ${fmt(db.explainedByIndex.ms, 1)} ms (${db.explainedByIndex.plan})`,
-);
-log(
-  `  cheaper reads of the same ${PG_QUEUED} jobs (p50 of 20): the planner's ${PLANNER_COLUMNS.split(',').length} columns only ${fmt(db.narrowReadMs, 1)} ms; ` +
-    `those as one JSON value (json_agg, JSON.parse) ${fmt(db.jsonReadMs, 1)} ms; building the DispatchQueue from them ${fmt(db.queueBuildMs, 1)} ms`,
+  `  the reads alone (p50 of 20): the whole queue (${PG_QUEUED} jobs, the planner's columns) ${fmt(db.fullQueueReadMs, 1)} ms, ` +
+    `the jobs changed since the last decision ${fmt(db.changesReadMs, 1)} ms, printers ${fmt(db.printersReadMs, 1)} ms, printers holding a job ${fmt(db.busyReadMs, 1)} ms`,
 );
 
 const ratio = planned.colourChanges / Math.max(1, fifo.colourChanges);

@@ -781,6 +781,8 @@ export const printJob = pgTable(
       .where(sql`${table.status} IN ('assigned', 'uploading', 'printing')`),
     index('print_job_order_idx').on(table.orderId),
     index('print_job_status_seq_idx').on(table.status, table.seq),
+    // The dispatcher's kept queue reads the jobs changed since its last decision.
+    index('print_job_updated_idx').on(table.updatedAt),
   ],
 );
 

@@ -2,7 +2,7 @@ import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
 import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
-import type { PrintJobRepository, PrintJobRow } from './print-job-repository.ts';
+import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
 import { isTransientPrinterFailure, type PrinterDriverFactory, type PrintFile } from './printer-driver.ts';
 import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
 
@@ -59,7 +59,13 @@ export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPri
 }
 
 /** A queued job as the planner sees it. */
-export function plannerJobOf(job: PrintJobRow): PlannerJob {
+export function plannerJobOf(
+  job: Pick<
+    PrintJobRow,
+    | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds'
+    | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey'
+  >,
+): PlannerJob {
   return {
     id: job.id,
     size: { x: job.sizeXMm, y: job.sizeYMm, z: job.sizeZMm },
@@ -91,6 +97,50 @@ export function simulationFile(job: PrintJobRow): Uint8Array {
   );
 }
 
+/** The whole queue is read again at least this often; between, only the jobs changed since the last read. */
+const QUEUE_FULL_READ_MS = 60_000;
+/** A read of changes looks this far back past the last one (clocks of several processes, late commits). */
+const QUEUE_CHANGES_MARGIN_MS = 10_000;
+
+/**
+ * The dispatcher's queue, kept between decisions (docs/print-farm.md, "Decision time"): reading
+ * 10,000 queued jobs for every decision cost far more than the decision. Each decision reads only
+ * the jobs changed since the last read (by `updated_at`, with a margin), and the whole queue once a
+ * minute, so anything a read missed is corrected within a minute. A stale entry cannot do harm:
+ * the assignment's compare-and-set checks the job and its order again.
+ */
+function createKeptQueue(jobs: PrintJobRepository, now: () => number) {
+  let sliced = new DispatchQueue();
+  let simulation = new DispatchQueue();
+  let fullReadAt = -Infinity;
+  let readAt = 0;
+  const split = (rows: readonly QueueEntryRow[]) => ({
+    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf)),
+    simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf)),
+  });
+  const drop = (jobId: string) => {
+    sliced.remove(jobId);
+    simulation.remove(jobId);
+  };
+  return {
+    async sync(): Promise<{ sliced: DispatchQueue; simulation: DispatchQueue }> {
+      const t = now();
+      if (t - fullReadAt >= QUEUE_FULL_READ_MS) {
+        ({ sliced, simulation } = split(await jobs.queueEntries(null)));
+        fullReadAt = t;
+      } else {
+        for (const row of await jobs.queueEntries(new Date(readAt - QUEUE_CHANGES_MARGIN_MS))) {
+          drop(row.id);
+          if (row.placeable) (row.fileKind === 'simulation' ? simulation : sliced).add(plannerJobOf(row));
+        }
+      }
+      readAt = t;
+      return { sliced, simulation };
+    },
+    taken: drop,
+  };
+}
+
 export function createFarmDispatcher(deps: {
   jobs: PrintJobRepository;
   printers: PrinterRepository;
@@ -105,6 +155,7 @@ export function createFarmDispatcher(deps: {
   const autopilot: FarmActor = { kind: 'autopilot' };
 
   const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
+  const keptQueue = createKeptQueue(jobs, now);
 
   const fileOf = async (job: PrintJobRow): Promise<PrintFile> => ({
     fileName: printFileName(job.id),
@@ -309,48 +360,36 @@ export function createFarmDispatcher(deps: {
   }
 
   /**
-   * One dispatch decision: the planner on the farm as it is now, each assignment written with
-   * compare-and-set. Jobs whose file is only a simulation go to simulated printers only.
+   * One dispatch decision: the planner on the farm as it is now and the kept queue, each assignment
+   * written with compare-and-set. Jobs whose file is only a simulation go to simulated printers only.
    */
-  async function dispatch(rows: readonly PrinterRow[], held: ReadonlyMap<string, PrintJobRow>): Promise<{ assigned: string[]; decisionMs: number }> {
-    const queued = await jobs.dispatchable();
+  async function dispatchOnce(): Promise<{ assigned: string[]; decisionMs: number }> {
     const started = performance.now();
-    const farm = rows.map((row) => plannerPrinterOf(row, held.has(row.id)));
+    const [rows, busyPrinters, queues] = await Promise.all([
+      printers.list().then((list) => list.filter((r) => r.status !== 'retired')),
+      jobs.busyPrinters(),
+      keptQueue.sync(),
+    ]);
+    const farm = rows.map((row) => plannerPrinterOf(row, busyPrinters.has(row.id)));
     const simulated = new Set(rows.filter((r) => r.connectionKind === 'simulated').map((r) => r.id));
-    const sliced = queued.filter((j) => j.fileKind !== 'simulation');
-    const simulation = queued.filter((j) => j.fileKind === 'simulation');
     const t = now();
-    const first = planDispatch(farm, new DispatchQueue(sliced.map(plannerJobOf)), t);
+    const first = planDispatch(farm, queues.sliced, t);
     const busy = new Set(first.assignments.map((a) => a.printerId));
     const second = planDispatch(
       farm.map((p) => (busy.has(p.id) ? { ...p, idle: false, lastStartAt: t } : p)).filter((p) => simulated.has(p.id)),
-      new DispatchQueue(simulation.map(plannerJobOf)),
+      queues.simulation,
       t,
     );
-    const decisionMs = performance.now() - started;
-
-
     const assigned: string[] = [];
     for (const a of [...first.assignments, ...second.assignments]) {
-      if (!(await jobs.assign(a.jobId, a.printerId, a.spoolChange))) continue;
-      await jobs.markPrinterStarted(a.printerId, new Date(t));
-      await jobs.record({
-        kind: 'assigned',
-        jobId: a.jobId,
-        printerId: a.printerId,
-        actorKind: 'system',
-        detail: a.spoolChange ? `Assigned (${a.rule}); load ${a.spoolChange.material} ${a.spoolChange.colour} first` : `Assigned (${a.rule})`,
-      });
-      assigned.push(a.jobId);
+      // Taken or not, it leaves the kept queue: a lost race or an order on hold comes back by the next read.
+      keptQueue.taken(a.jobId);
+      const detail = a.spoolChange
+        ? `Assigned (${a.rule}); load ${a.spoolChange.material} ${a.spoolChange.colour} first`
+        : `Assigned (${a.rule})`;
+      if (await jobs.assign(a.jobId, a.printerId, a.spoolChange, new Date(t), detail)) assigned.push(a.jobId);
     }
-    return { assigned, decisionMs };
-  }
-
-  /** One decision on the farm as the database says it is now (what a tick does after polling). */
-  async function dispatchOnce(): Promise<{ assigned: string[]; decisionMs: number }> {
-    const rows = (await printers.list()).filter((r) => r.status !== 'retired');
-    const held = new Map((await jobs.onPrinters()).flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
-    return dispatch(rows, held);
+    return { assigned, decisionMs: performance.now() - started };
   }
 
   return {

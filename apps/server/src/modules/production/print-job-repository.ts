@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import {
   PRINT_JOB_ON_PRINTER,
   type PrintJobStatus,
@@ -31,6 +31,26 @@ export interface OrderPartRow {
   readonly variantName: string;
   readonly config: typeof printConfiguration.$inferSelect;
   readonly design: { id: string; name: string; storageKey: string; format: string; bboxMm: [number, number, number] };
+}
+
+/** A job as the dispatcher's kept queue holds it: the planner's columns, and whether it may be placed now. */
+export interface QueueEntryRow {
+  readonly id: string;
+  readonly seq: number;
+  readonly placeable: boolean;
+  readonly fileKind: string | null;
+  readonly material: string;
+  readonly colour: string;
+  readonly nozzleMm: number;
+  readonly sizeXMm: number;
+  readonly sizeYMm: number;
+  readonly sizeZMm: number;
+  readonly printSeconds: number;
+  readonly placedAt: Date;
+  readonly dueAt: Date | null;
+  readonly rush: boolean;
+  readonly pinnedPrinterId: string | null;
+  readonly manualKey: number | null;
 }
 
 export interface ProductionEventInput {
@@ -155,22 +175,55 @@ export function createPrintJobRepository(db: Database) {
     },
 
     /**
-     * Queued jobs the dispatcher may place: the file is ready and the order is in the farm's hands
-     * (accepted or in production; a job of an order on hold waits).
+     * What the dispatcher's kept queue needs of jobs (the planner's columns only): every queued job
+     * it may place (file ready, order accepted or in production) when `changedSince` is null, else
+     * every job changed since then, whatever its status, with whether it may be placed now.
      */
-    async dispatchable(): Promise<PrintJobRow[]> {
+    async queueEntries(changedSince: Date | null): Promise<QueueEntryRow[]> {
+      const placeable = and(
+        eq(printJob.status, 'queued'),
+        isNotNull(printJob.fileKey),
+        inArray(order.status, ['accepted', 'in_production']),
+      );
       return db
-        .select({ job: printJob })
+        .select({
+          id: printJob.id,
+          seq: printJob.seq,
+          placeable: changedSince === null ? sql<boolean>`true` : sql<boolean>`coalesce(${placeable}, false)`,
+          fileKind: printJob.fileKind,
+          material: printJob.material,
+          colour: printJob.colour,
+          nozzleMm: printJob.nozzleMm,
+          sizeXMm: printJob.sizeXMm,
+          sizeYMm: printJob.sizeYMm,
+          sizeZMm: printJob.sizeZMm,
+          printSeconds: printJob.printSeconds,
+          placedAt: printJob.placedAt,
+          dueAt: printJob.dueAt,
+          rush: printJob.rush,
+          pinnedPrinterId: printJob.pinnedPrinterId,
+          manualKey: printJob.manualKey,
+        })
         .from(printJob)
         .innerJoin(order, eq(order.id, printJob.orderId))
-        .where(
-          and(
-            eq(printJob.status, 'queued'),
-            isNotNull(printJob.fileKey),
-            inArray(order.status, ['accepted', 'in_production']),
-          ),
-        )
-        .then((rows) => rows.map((r) => r.job));
+        .where(changedSince === null ? placeable : gte(printJob.updatedAt, changedSince));
+    },
+
+    /** Printers that hold a job now (assigned, uploading or printing). */
+    async busyPrinters(): Promise<Set<string>> {
+      const rows = await db
+        .select({ printerId: printJob.printerId })
+        .from(printJob)
+        .where(and(inArray(printJob.status, ON_PRINTER), isNotNull(printJob.printerId)));
+      return new Set(rows.map((r) => r.printerId!));
+    },
+
+    /** An order's queued jobs are looked at again by the dispatcher (the order was released from hold). */
+    async touchQueuedOf(orderId: string): Promise<void> {
+      await db
+        .update(printJob)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(printJob.orderId, orderId), eq(printJob.status, 'queued')));
     },
 
     /** Queued jobs still waiting for their file. */
@@ -209,21 +262,36 @@ export function createPrintJobRepository(db: Database) {
     },
 
     /**
-     * Puts a queued job on a printer, if it is still queued and the printer holds no other job
-     * (the partial unique index settles two dispatchers racing for one printer). False: lost the race.
+     * Puts a queued job on a printer, in one statement with the printer's start time and the event,
+     * if the job is still queued, its order still in the farm's hands, and the printer holds no
+     * other job (the partial unique index settles two dispatchers racing for one printer).
+     * False: lost the race, or the order is on hold or cancelled now.
      */
     async assign(
       jobId: string,
       printerId: string,
       spoolChange: { material: string; colour: string } | null,
+      at: Date,
+      detail: string,
     ): Promise<boolean> {
       try {
-        const rows = await db
-          .update(printJob)
-          .set({ status: 'assigned', printerId, spoolChange, assignedAt: new Date(), updatedAt: new Date() })
-          .where(and(eq(printJob.id, jobId), eq(printJob.status, 'queued')))
-          .returning({ id: printJob.id });
-        return rows.length === 1;
+        const result = await db.execute(sql`
+          WITH assigned AS (
+            UPDATE print_job SET status = 'assigned', printer_id = ${printerId}::uuid,
+                   spool_change = ${spoolChange === null ? null : JSON.stringify(spoolChange)}::jsonb,
+                   assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
+            WHERE id = ${jobId}::uuid AND status = 'queued'
+              AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
+            RETURNING id, order_id
+          ), started AS (
+            UPDATE printer SET last_started_at = ${at.toISOString()}::timestamptz
+            WHERE id = ${printerId}::uuid AND EXISTS (SELECT 1 FROM assigned)
+          ), recorded AS (
+            INSERT INTO production_event (kind, job_id, printer_id, order_id, actor_kind, detail)
+            SELECT 'assigned', assigned.id, ${printerId}::uuid, assigned.order_id, 'system', ${detail} FROM assigned
+          )
+          SELECT id FROM assigned`);
+        return (result as unknown as { rows: unknown[] }).rows.length === 1;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
         throw error;

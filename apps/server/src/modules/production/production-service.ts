@@ -95,6 +95,8 @@ export function createProductionService(deps: {
     if (parts.length === 0) return 0;
     const current = await orders.find(orderId);
     if (!current || current.status !== 'accepted') return 0;
+    // Released from hold: its waiting jobs are placeable again, so the dispatcher's kept queue rereads them.
+    await jobs.touchQueuedOf(orderId);
     const latest = new Map(latestAttempts(await jobs.ofOrder(orderId)).map((j) => [`${j.orderItemId}:${j.partIndex}:${j.copy}`, j]));
     const partsPerItem = new Map<string, number>();
     for (const part of parts) partsPerItem.set(part.itemId, (partsPerItem.get(part.itemId) ?? 0) + 1);

@@ -1,0 +1,1 @@
+CREATE INDEX "print_job_updated_idx" ON "print_job" USING btree ("updated_at");
