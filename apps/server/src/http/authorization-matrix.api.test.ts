@@ -271,6 +271,16 @@ const MATRIX: readonly Entry[] = [
     sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/spools`, body: { spools: [{ material: 'PLA', colourName: 'White', colourHex: '#ffffff', gramsLeft: 500, loaded: true }] } }),
   },
   { method: 'POST', url: '/api/admin/printers/:id/test', access: 'admin', readOnly: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/test` }), noMassAssignment: 'no body' },
+  // the print farm at work (issue 11): the board, beds, QC, the queue, packing. Admins only; job and order routes
+  // on an id that does not exist (404 for admins: the rules are tested in production.api.test.ts).
+  { method: 'GET', url: '/api/admin/production/board', access: 'admin', sample: () => ({ url: '/api/admin/production/board' }) },
+  { method: 'POST', url: '/api/admin/production/printers/:id/bed-clear', access: 'admin', sample: async () => ({ url: `/api/admin/production/printers/${await matrixPrinter()}/bed-clear` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/production/jobs/:id/qc', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/qc`, body: { result: 'pass' } }) },
+  { method: 'POST', url: '/api/admin/production/jobs/:id/pin', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/pin`, body: { printerId: null } }) },
+  { method: 'POST', url: '/api/admin/production/jobs/:id/move', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/move`, body: { beforeJobId: null } }) },
+  { method: 'POST', url: '/api/admin/production/jobs/:id/spool-loaded', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/spool-loaded` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/production/orders/:id/pack', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/pack`, body: { message: '' } }) },
+  { method: 'GET', url: '/api/admin/production/orders/:id/packing-slip.pdf', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/packing-slip.pdf` }) },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
