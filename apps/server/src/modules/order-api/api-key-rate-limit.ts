@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { namedStatement } from '../../db/named-statement.ts';
 import { apiKeyRateWindow } from '../../db/schema.ts';
 
 export const WINDOW_MS = 60_000;
@@ -19,7 +20,34 @@ export interface RateCount {
  */
 export function createApiKeyRateRepository(db: Database) {
   const t = apiKeyRateWindow;
-  const expired = sql`${t.windowStart} <= now() - make_interval(secs => ${WINDOW_MS / 1000})`;
+  const secs = WINDOW_MS / 1000;
+  const expired = sql`${t.windowStart} <= now() - make_interval(secs => ${secs})`;
+  // Prepared once per connection (db/named-statement.ts): it runs on every order API request.
+  const keyAndCount = namedStatement<{
+    key_id: string;
+    owner_id: string;
+    revoked: boolean;
+    may: boolean | null;
+    count: number | null;
+    window_start_ms: number | null;
+  }>(
+    db,
+    'order_api_key_and_count',
+    `WITH k AS (
+       SELECT a.id, a.owner_id, a.revoked_at IS NOT NULL AS revoked, (u.is_beta_tester OR u.role = 'admin') AS may
+       FROM api_key a JOIN "user" u ON u.id = a.owner_id
+       WHERE a.key_hash = $1
+     ), counted AS (
+       INSERT INTO api_key_rate_window AS w (key_id, window_start, count)
+       SELECT k.id, now(), 1 FROM k WHERE NOT k.revoked AND k.may
+       ON CONFLICT (key_id) DO UPDATE SET
+         count = CASE WHEN w.window_start <= now() - make_interval(secs => ${secs}) THEN 1 ELSE w.count + 1 END,
+         window_start = CASE WHEN w.window_start <= now() - make_interval(secs => ${secs}) THEN now() ELSE w.window_start END
+       RETURNING w.count, (extract(epoch FROM w.window_start) * 1000)::float8 AS window_start_ms
+     )
+     SELECT k.id::text AS key_id, k.owner_id, k.revoked, k.may, counted.count, counted.window_start_ms
+     FROM k LEFT JOIN counted ON true`,
+  );
   return {
     /**
      * One order API request in one statement (the hot path): the key by its hash with what its
@@ -29,26 +57,7 @@ export function createApiKeyRateRepository(db: Database) {
     async findKeyAndCount(keyHash: string): Promise<
       { keyId: string; ownerId: string; revoked: boolean; ownerMayUseApi: boolean; counted: RateCount | null } | undefined
     > {
-      const secs = WINDOW_MS / 1000;
-      const result = (await db.execute(sql`
-        WITH k AS (
-          SELECT a.id, a.owner_id, a.revoked_at IS NOT NULL AS revoked, (u.is_beta_tester OR u.role = 'admin') AS may
-          FROM api_key a JOIN "user" u ON u.id = a.owner_id
-          WHERE a.key_hash = ${keyHash}
-        ), counted AS (
-          INSERT INTO api_key_rate_window AS w (key_id, window_start, count)
-          SELECT k.id, now(), 1 FROM k WHERE NOT k.revoked AND k.may
-          ON CONFLICT (key_id) DO UPDATE SET
-            count = CASE WHEN w.window_start <= now() - make_interval(secs => ${secs}) THEN 1 ELSE w.count + 1 END,
-            window_start = CASE WHEN w.window_start <= now() - make_interval(secs => ${secs}) THEN now() ELSE w.window_start END
-          RETURNING w.count, (extract(epoch FROM w.window_start) * 1000)::float8 AS window_start_ms
-        )
-        SELECT k.id::text AS key_id, k.owner_id, k.revoked, k.may, counted.count, counted.window_start_ms
-        FROM k LEFT JOIN counted ON true
-      `)) as unknown as {
-        rows: { key_id: string; owner_id: string; revoked: boolean; may: boolean; count: number | null; window_start_ms: number | null }[];
-      };
-      const row = result.rows[0];
+      const row = (await keyAndCount([keyHash]))[0];
       if (!row) return undefined;
       return {
         keyId: row.key_id,

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { OrderStatus } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
+import { namedStatement } from '../../db/named-statement.ts';
 import {
   listing,
   order,
@@ -127,6 +128,42 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
   const placedKey = sql<string>`to_char(${order.placedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
   const itemCount = sql<number>`(select count(*)::int from "order_item" where "order_item"."order_id" = "order"."id")`;
 
+  /**
+   * An order with its items, its first events and its announcement: one statement, so one round
+   * trip and its own transaction (all or nothing). On a conflict the order's INSERT returns
+   * nothing, so nothing else is written. Prepared once per connection: it runs for every order.
+   */
+  const insertOrder = namedStatement<{ orderId: string; announcementId: string; createdAt: string }>(
+    db,
+    'order_insert_if_new',
+    `WITH inserted AS (
+       INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
+                            shipping_address, currency, total_cents, placed_at, search_text)
+       VALUES ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+               $10::jsonb, $11::text, $12::int, $13::timestamptz, $14::text)
+       ON CONFLICT (channel, external_id) DO NOTHING
+       RETURNING id
+     ), items AS (
+       INSERT INTO order_item (order_id, external_item_id, sku, title, quantity, unit_price_cents, variant_id)
+       SELECT inserted.id, x.external_item_id, x.sku, x.title, x.quantity, x.unit_price_cents, x.variant_id
+       FROM inserted, jsonb_to_recordset($15::jsonb)
+         AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int, variant_id uuid)
+     ), events AS (
+       INSERT INTO order_event (order_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
+       SELECT inserted.id, x.from_status, x.to_status, x.actor_kind, x.actor_id, x.reason, x.created_at
+       FROM inserted, jsonb_to_recordset($16::jsonb)
+         AS x(from_status text, to_status text, actor_kind text, actor_id text, reason text, created_at timestamptz)
+     ), announced AS (
+       -- Announced as one change, from nothing to the status it settled on.
+       INSERT INTO order_outbox (order_id, from_status, to_status)
+       SELECT inserted.id, NULL, $6::text FROM inserted
+       RETURNING id, order_id
+     )
+     SELECT announced.order_id::text AS "orderId", announced.id::text AS "announcementId",
+            to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+     FROM announced`,
+  );
+
   /** Sellers whose email matches an admin's search (a small table; at most 100 of them). */
   async function ownersMatching(pattern: string): Promise<string[]> {
     const rows = await db.select({ id: user.id }).from(user).where(ilike(user.email, pattern)).limit(100);
@@ -148,10 +185,9 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
     const events = sql<EventJson[]>`(
       SELECT coalesce(json_agg(json_build_object(
         'id', e.id, 'fromStatus', e.from_status, 'toStatus', e.to_status, 'actorKind', e.actor_kind,
-        'actorEmail', a.email, 'reason', e.reason,
+        'actorEmail', (SELECT a.email FROM "user" a WHERE a.id = e.actor_id), 'reason', e.reason,
         'createdAt', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY e.created_at, e.id), '[]'::json)
       FROM order_event e
-      LEFT JOIN "user" a ON a.id = e.actor_id
       WHERE e.order_id = ${order.id})`;
     const rows = await db
       .select({ order, ownerEmail: user.email, shopName: shopConnection.name, items, events })
@@ -188,9 +224,7 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
       createdAt?: Date;
       eventTimes?: Date[];
     }> {
-      // One statement, so one round trip and its own transaction: the order, its items, its events
-      // and its announcement are written together or not at all. On a conflict the order's INSERT
-      // returns nothing, so nothing else is written, and the stored order is read back.
+      // One statement (insertOrder); on a conflict the stored order is read back.
       const base = Date.now();
       const itemsJson = JSON.stringify(
         items.map((item) => ({
@@ -214,36 +248,24 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
         })),
       );
       const o = newOrder;
-      const result = (await db.execute(sql`
-        WITH inserted AS (
-          INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
-                               shipping_address, currency, total_cents, placed_at, search_text)
-          VALUES (${o.ownerId}, ${o.shopId}::uuid, ${o.channel}, ${o.platform}, ${o.externalId}, ${o.status}, ${o.holdReason},
-                  ${o.customerName}, ${o.note}, ${JSON.stringify(o.shippingAddress)}::jsonb, ${o.currency}, ${o.totalCents}::int,
-                  ${o.placedAt.toISOString()}::timestamptz, ${searchTextOf(o, items)})
-          ON CONFLICT (channel, external_id) DO NOTHING
-          RETURNING id
-        ), items AS (
-          INSERT INTO order_item (order_id, external_item_id, sku, title, quantity, unit_price_cents, variant_id)
-          SELECT inserted.id, x.external_item_id, x.sku, x.title, x.quantity, x.unit_price_cents, x.variant_id
-          FROM inserted, jsonb_to_recordset(${itemsJson}::jsonb)
-            AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int, variant_id uuid)
-        ), events AS (
-          INSERT INTO order_event (order_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
-          SELECT inserted.id, x.from_status, x.to_status, x.actor_kind, x.actor_id, x.reason, x.created_at
-          FROM inserted, jsonb_to_recordset(${eventsJson}::jsonb)
-            AS x(from_status text, to_status text, actor_kind text, actor_id text, reason text, created_at timestamptz)
-        ), announced AS (
-          -- Announced as one change, from nothing to the status it settled on.
-          INSERT INTO order_outbox (order_id, from_status, to_status)
-          SELECT inserted.id, NULL, ${o.status} FROM inserted
-          RETURNING id, order_id
-        )
-        SELECT announced.order_id::text AS "orderId", announced.id::text AS "announcementId",
-               to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
-        FROM announced
-      `)) as unknown as { rows: { orderId: string; announcementId: string; createdAt: string }[] };
-      const created = result.rows[0];
+      const [created] = await insertOrder([
+        o.ownerId,
+        o.shopId,
+        o.channel,
+        o.platform,
+        o.externalId,
+        o.status,
+        o.holdReason,
+        o.customerName,
+        o.note,
+        JSON.stringify(o.shippingAddress),
+        o.currency,
+        o.totalCents,
+        o.placedAt.toISOString(),
+        searchTextOf(o, items),
+        itemsJson,
+        eventsJson,
+      ]);
       if (created) {
         return {
           orderId: created.orderId,

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { ProductInput } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
+import { namedStatement } from '../../db/named-statement.ts';
 import { design, listing, printConfiguration, product, productVariant, variantPart } from '../../db/schema.ts';
 import { pageFrom } from '../../platform/keyset-cursor.ts';
 import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
@@ -72,6 +73,14 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * in one transaction: either every variant and part is stored or nothing is.
  */
 export function createProductRepository(db: Database) {
+  // Every ingested order matches its SKUs here: prepared once per connection (db/named-statement.ts).
+  const variantsBySkus = namedStatement<{ sku: string; variantId: string; variantName: string; productName: string }>(
+    db,
+    'product_variants_by_skus',
+    `SELECT v.sku, v.id::text AS "variantId", v.name AS "variantName", p.name AS "productName"
+     FROM product_variant v JOIN product p ON p.id = v.product_id
+     WHERE v.owner_id = $1::text AND v.sku = ANY($2::text[])`,
+  );
   async function hydrate(rows: ProductRow[]): Promise<ProductRecord[]> {
     if (rows.length === 0) return [];
     const variants = await db
@@ -312,11 +321,7 @@ export function createProductRepository(db: Database) {
       const wanted = [...new Set(skus.map((s) => s.trim()).filter((s) => s.length > 0))];
       const found = new Map<string, VariantBySku>();
       if (wanted.length === 0) return found;
-      const rows = await db
-        .select({ sku: productVariant.sku, variantId: productVariant.id, variantName: productVariant.name, productName: product.name })
-        .from(productVariant)
-        .innerJoin(product, eq(product.id, productVariant.productId))
-        .where(and(eq(productVariant.ownerId, ownerId), inArray(productVariant.sku, wanted)));
+      const rows = await variantsBySkus([ownerId, wanted]);
       for (const row of rows) found.set(row.sku, { variantId: row.variantId, productName: row.productName, variantName: row.variantName });
       return found;
     },
