@@ -64,7 +64,7 @@ export function stableJobId(queue: QueueName, key: string): string {
 const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'slice-print-config': 1,
   'shop-sync': 4,
-  'webhook-delivery': 8,
+  'webhook-delivery': 32,
   'farm-tick': 1,
 };
 const DEFAULT_WORKER_BATCH = 4;
@@ -79,6 +79,12 @@ export interface JobQueue {
   /** Many jobs in one statement (each `id` a UUID: a job already there is skipped, as with send). */
   sendMany<T extends object>(queue: QueueName, jobs: readonly { data: T; id: string }[]): Promise<void>;
   work<T extends object>(queue: QueueName, handler: (data: T, job: Job<T>) => Promise<void>): Promise<void>;
+  /**
+   * Like work, but the handler takes the whole batch at once (one query for all its jobs) and answers
+   * for each job, in order: null when it is done, else the error it failed with (retried by the
+   * queue's policy, like a throw in work). If the handler itself throws, every job of the batch failed.
+   */
+  workBatch<T extends object>(queue: QueueName, handler: (jobs: readonly Job<T>[]) => Promise<readonly (Error | null)[]>): Promise<void>;
   /** Every queue's counts (pg-boss's cached counts, refreshed when over a minute old) and retry policy. */
   stats(): Promise<QueueCounts[]>;
   /** Jobs that ran out of attempts, newest first (up to `limit`), with the queue they failed on and their last error. */
@@ -116,29 +122,46 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
     }
   });
 
+  async function workBatch<T extends object>(queue: QueueName, handler: (jobs: readonly Job<T>[]) => Promise<readonly (Error | null)[]>): Promise<void> {
+    const batchSize = WORKER_BATCH[queue] ?? DEFAULT_WORKER_BATCH;
+    const options = { batchSize, pollingIntervalSeconds: 1, burstWhenBatchFull: batchSize > 1, perJobResults: true } as const;
+    await boss.work<T>(queue, options, async (jobs: Job<T>[]): Promise<JobResult[]> => {
+      let errors: readonly (Error | null)[];
+      try {
+        errors = await handler(jobs);
+      } catch (error) {
+        errors = jobs.map(() => (error instanceof Error ? error : new Error(String(error))));
+      }
+      return jobs.map((job, index): JobResult => {
+        const error = errors[index] ?? null;
+        if (!error) return { id: job.id, status: 'completed' };
+        // Stored as the job's output (serialized), so the dead-letter list can show it; retried by the queue's policy.
+        logger.error({ err: error, queue, jobId: job.id, attempt: job.retryCount + 1 }, 'job attempt failed');
+        return { id: job.id, status: 'failed', output: error };
+      });
+    });
+  }
+
   return {
     send: (queue, data, options = {}) => boss.send(queue, data, options),
     async sendMany(queue, jobs) {
       if (jobs.length > 0) await boss.insert(queue, jobs.map((job) => ({ id: job.id, data: job.data })));
     },
-    async work(queue, handler) {
-      const batchSize = WORKER_BATCH[queue] ?? DEFAULT_WORKER_BATCH;
-      const options = { batchSize, pollingIntervalSeconds: 1, burstWhenBatchFull: batchSize > 1, perJobResults: true } as const;
-      await boss.work(queue, options, async (jobs: Job<never>[]): Promise<JobResult[]> =>
+    async work<T extends object>(queue: QueueName, handler: (data: T, job: Job<T>) => Promise<void>) {
+      await workBatch<T>(queue, async (jobs) =>
         Promise.all(
-          jobs.map(async (job): Promise<JobResult> => {
+          jobs.map(async (job) => {
             try {
               await handler(job.data, job);
-              return { id: job.id, status: 'completed' };
+              return null;
             } catch (error) {
-              // Stored as the job's output (serialized), so the dead-letter list can show it; retried by the queue's policy.
-              logger.error({ err: error, queue, jobId: job.id, attempt: job.retryCount + 1 }, 'job attempt failed');
-              return { id: job.id, status: 'failed', output: error instanceof Error ? error : { message: String(error) } };
+              return error instanceof Error ? error : new Error(String(error));
             }
           }),
         ),
       );
     },
+    workBatch,
     async stats() {
       return Promise.all(
         Object.values(QUEUES).map(async (name): Promise<QueueCounts> => {

@@ -29,10 +29,17 @@ export async function startWebhookDeliveryJobs(
   });
   if (options.work) {
     const retryLimit = retryLimitOf(QUEUES.webhookDelivery);
-    await queue.work<WebhookDeliveryJob>(QUEUES.webhookDelivery, async (data, job) => {
-      const outcome = await deps.deliveries.deliver(data, { lastAttempt: job.retryCount >= retryLimit });
-      // A plain 4xx is final: the seller's receiver refused this event; retrying would not help.
-      if (outcome === 'refused') options.log.error({ ownerId: data.ownerId, eventId: data.eventId }, 'webhook refused (4xx or URL no longer allowed); not retried');
+    // A batch at a time: one read of the deliveries and their endpoints, the POSTs side by side, one
+    // statement recording every attempt; each job is settled on its own.
+    await queue.workBatch<WebhookDeliveryJob>(QUEUES.webhookDelivery, async (jobs) => {
+      const outcomes = await deps.deliveries.deliverMany(jobs.map((job) => ({ data: job.data, lastAttempt: job.retryCount >= retryLimit })));
+      return outcomes.map((outcome, index) => {
+        if (outcome instanceof Error) return outcome;
+        // A plain 4xx is final: the seller's receiver refused this event; retrying would not help.
+        const { ownerId, eventId } = jobs[index]!.data;
+        if (outcome === 'refused') options.log.error({ ownerId, eventId }, 'webhook refused (4xx or URL no longer allowed); not retried');
+        return null;
+      });
     });
   }
 }

@@ -1,14 +1,52 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { WebhookDeliveryState } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
+import { namedStatement } from '../../db/named-statement.ts';
 import { order, webhookDelivery } from '../../db/schema.ts';
 
 export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
 export type NewWebhookDelivery = Pick<WebhookDeliveryRow, 'outboxId' | 'eventId' | 'ownerId' | 'orderId' | 'fromStatus' | 'toStatus' | 'event'>;
 export type ListedWebhookDelivery = WebhookDeliveryRow & { orderExternalId: string };
 
+/** What the delivery worker needs of a delivery to send it. */
+export interface SendableDelivery {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly eventId: string;
+  readonly state: string;
+  readonly event: unknown;
+}
+
+export interface DeliveryOutcomeRecord {
+  readonly id: string;
+  readonly state: WebhookDeliveryState;
+  readonly attempted: boolean;
+  readonly statusCode: number | null;
+  readonly error: string;
+}
+
 /** The webhook deliveries of every seller: one row per announced order change, with its attempts. */
 export function createWebhookDeliveryRepository(db: Database) {
+  // The delivery worker's two statements per batch, prepared once per connection.
+  const deliveriesById = namedStatement<SendableDelivery>(
+    db,
+    'webhook_deliveries_by_id',
+    `SELECT id::text AS id, owner_id AS "ownerId", event_id AS "eventId", state, event
+     FROM webhook_delivery WHERE id = ANY($1::uuid[])`,
+  );
+  const recordOutcomesStatement = namedStatement<never>(
+    db,
+    'webhook_delivery_outcomes',
+    `UPDATE webhook_delivery d SET
+       state = x.state,
+       attempts = d.attempts + CASE WHEN x.attempted THEN 1 ELSE 0 END,
+       last_status_code = CASE WHEN x.attempted THEN x.status_code ELSE d.last_status_code END,
+       last_error = x.error,
+       updated_at = $2::timestamptz,
+       delivered_at = CASE WHEN x.attempted AND x.state = 'delivered' THEN $2::timestamptz ELSE d.delivered_at END
+     FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, state text, status_code int, error text, attempted boolean)
+     WHERE d.id = x.id`,
+  );
   const listed = () =>
     db
       .select({ delivery: webhookDelivery, orderExternalId: order.externalId })
@@ -51,20 +89,23 @@ export function createWebhookDeliveryRepository(db: Database) {
       return rows.map((row) => ({ ...row.delivery, orderExternalId: row.orderExternalId }));
     },
 
-    /** One attempt's outcome; `statusCode` null when the receiver never answered. */
-    async recordAttempt(id: string, outcome: { state: WebhookDeliveryState; statusCode: number | null; error: string }): Promise<void> {
-      const at = new Date();
-      await db
-        .update(webhookDelivery)
-        .set({
-          state: outcome.state,
-          attempts: sql`${webhookDelivery.attempts} + 1`,
-          lastStatusCode: outcome.statusCode,
-          lastError: outcome.error,
-          updatedAt: at,
-          ...(outcome.state === 'delivered' ? { deliveredAt: at } : {}),
-        })
-        .where(eq(webhookDelivery.id, id));
+    /** The deliveries a batch of jobs is about, by id (missing ones left out): one query. */
+    async findMany(ids: readonly string[]): Promise<SendableDelivery[]> {
+      if (ids.length === 0) return [];
+      return deliveriesById([ids]);
+    },
+
+    /**
+     * What became of a batch of deliveries, in one statement: an attempt (`attempted`: counted, with
+     * the receiver's status, null when it never answered) or a settlement without one (the endpoint is
+     * gone, or its URL no longer allowed).
+     */
+    async recordOutcomes(outcomes: readonly DeliveryOutcomeRecord[]): Promise<void> {
+      if (outcomes.length === 0) return;
+      await recordOutcomesStatement([
+        JSON.stringify(outcomes.map((o) => ({ id: o.id, state: o.state, status_code: o.statusCode, error: o.error, attempted: o.attempted }))),
+        new Date().toISOString(),
+      ]);
     },
 
     /** Ends a delivery without an attempt (its endpoint is gone, or its URL no longer allowed). */

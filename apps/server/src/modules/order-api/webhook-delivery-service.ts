@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import type { WebhookEvent } from './order-api-schemas.ts';
 import { toPublicOrder, type OrderReaderPort } from './order-api-service.ts';
-import type { ListedWebhookDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
+import type { DeliveryOutcomeRecord, ListedWebhookDelivery, SendableDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 import { signWebhook } from './webhook-signature.ts';
 
@@ -97,18 +97,20 @@ export function createWebhookDeliveryService(deps: {
   const now = deps.now ?? (() => new Date());
   let enqueue: EnqueueDelivery | null = null;
 
-  async function attempt(row: ListedWebhookDelivery, lastAttempt: boolean): Promise<DeliveryOutcome> {
-    const target = await endpoints.signingTarget(row.ownerId);
-    if (!target) {
-      await repository.settleWithoutAttempt(row.id, 'failed', 'No webhook endpoint is set any more');
-      return 'failed';
-    }
+  /**
+   * One attempt of one delivery, with its seller's signing target already read: the outcome, the
+   * record to write, and the error to hand the queue when it should try again.
+   */
+  async function attempt(
+    row: SendableDelivery,
+    target: { url: string; secret: string } | undefined,
+    lastAttempt: boolean,
+  ): Promise<{ outcome: DeliveryOutcome | null; record: DeliveryOutcomeRecord; retry?: WebhookRetryableError }> {
+    const settle = (state: 'failed' | 'refused', error: string) => ({ outcome: state, record: { id: row.id, state, attempted: false, statusCode: null, error } });
+    if (!target) return settle('failed', 'No webhook endpoint is set any more');
     const problem = webhookUrlProblem(target.url, { allowLocal: deps.allowLocal });
     // The URL was checked when saved; the rules may have changed since (local receivers no longer allowed).
-    if (problem) {
-      await repository.settleWithoutAttempt(row.id, 'refused', problem);
-      return 'refused';
-    }
+    if (problem) return settle('refused', problem);
     const body = JSON.stringify(row.event);
     const timestamp = Math.floor(now().getTime() / 1000);
     const headers = {
@@ -119,24 +121,68 @@ export function createWebhookDeliveryService(deps: {
       'webhook-signature': signWebhook(target.secret, row.eventId, timestamp, body),
     };
     const retryState = lastAttempt ? 'failed' : 'pending';
+    const attempted = (state: WebhookDeliveryState, statusCode: number | null, error: string): DeliveryOutcomeRecord => ({
+      id: row.id,
+      state,
+      attempted: true,
+      statusCode,
+      error,
+    });
     let status: number;
     try {
       ({ status } = await transport.post(target.url, headers, body, { timeoutMs: WEBHOOK_TIMEOUT_MS }));
     } catch (error) {
       const reason = (error as Error).message || 'The request failed';
-      await repository.recordAttempt(row.id, { state: retryState, statusCode: null, error: reason });
-      throw new WebhookRetryableError(`Webhook ${row.eventId} failed: ${reason}`, { cause: error });
+      return {
+        outcome: null,
+        record: attempted(retryState, null, reason),
+        retry: new WebhookRetryableError(`Webhook ${row.eventId} failed: ${reason}`, { cause: error }),
+      };
     }
-    if (status >= 200 && status < 300) {
-      await repository.recordAttempt(row.id, { state: 'delivered', statusCode: status, error: '' });
-      return 'delivered';
-    }
+    if (status >= 200 && status < 300) return { outcome: 'delivered', record: attempted('delivered', status, '') };
     if (isRetryableStatus(status)) {
-      await repository.recordAttempt(row.id, { state: retryState, statusCode: status, error: `The receiver answered ${status}` });
-      throw new WebhookRetryableError(`Webhook ${row.eventId}: the receiver answered ${status}`);
+      return {
+        outcome: null,
+        record: attempted(retryState, status, `The receiver answered ${status}`),
+        retry: new WebhookRetryableError(`Webhook ${row.eventId}: the receiver answered ${status}`),
+      };
     }
-    await repository.recordAttempt(row.id, { state: 'refused', statusCode: status, error: `The receiver answered ${status}; not retried` });
-    return 'refused';
+    return { outcome: 'refused', record: attempted('refused', status, `The receiver answered ${status}; not retried`) };
+  }
+
+  /**
+   * A batch of queued deliveries, one attempt each: one query for the deliveries, one for their
+   * sellers' endpoints, the POSTs side by side, and one statement recording every outcome. Answers
+   * for each job in order: its outcome, or the error the queue should retry it for.
+   */
+  async function deliverMany(jobs: readonly { data: unknown; lastAttempt: boolean }[]): Promise<(DeliveryOutcome | Error)[]> {
+    const parsed = jobs.map((job) => webhookDeliveryJobSchema.safeParse(job.data));
+    const ids = [...new Set(parsed.flatMap((result) => (result.success ? [result.data.deliveryId] : [])))];
+    const rows = new Map((await repository.findMany(ids)).map((row) => [row.id, row]));
+    // Gone with its order or seller, or settled for good by an earlier run of its job (at least once).
+    // A failed delivery is attempted again: its job is an admin's retry of the dead letter.
+    const sendable = (id: string) => {
+      const row = rows.get(id);
+      return row && row.state !== 'delivered' && row.state !== 'refused' ? row : undefined;
+    };
+    const owners = [...new Set(ids.flatMap((id) => sendable(id)?.ownerId ?? []))];
+    const targets = await endpoints.signingTargets(owners);
+    const sent = new Set<string>();
+    const attempts = await Promise.all(
+      parsed.map(async (result, index) => {
+        if (!result.success) return { answer: result.error as Error };
+        const row = sendable(result.data.deliveryId);
+        // The same delivery twice in one batch (a resend beside its first job): attempted once.
+        if (!row || sent.has(row.id)) return { answer: 'gone' as const };
+        sent.add(row.id);
+        const target = targets.get(row.ownerId);
+        if (target instanceof Error) return { answer: target };
+        const done = await attempt(row, target, jobs[index]!.lastAttempt);
+        return { answer: done.retry ?? done.outcome!, record: done.record };
+      }),
+    );
+    await repository.recordOutcomes(attempts.flatMap((a) => (a.record ? [a.record] : [])));
+    return attempts.map((a) => a.answer);
   }
 
   return {
@@ -203,15 +249,15 @@ export function createWebhookDeliveryService(deps: {
      * One attempt of a queued delivery. Resolves when done for good (delivered, refused, failed,
      * or nothing left to send); throws WebhookRetryableError when the queue should try again.
      * `lastAttempt`: the queue will not retry, so a retryable failure is final ('failed').
-     * A failed delivery is attempted again: its job is an admin's retry of the dead letter.
      */
     async deliver(data: unknown, options: { lastAttempt: boolean }): Promise<DeliveryOutcome> {
-      const job = webhookDeliveryJobSchema.parse(data);
-      const row = await repository.find(job.deliveryId);
-      // Gone with its order or seller, or settled for good by an earlier run of this job (at least once).
-      if (!row || row.state === 'delivered' || row.state === 'refused') return 'gone';
-      return attempt(row, options.lastAttempt);
+      const [answer] = await deliverMany([{ data, lastAttempt: options.lastAttempt }]);
+      if (answer instanceof Error) throw answer;
+      return answer!;
     },
+
+    /** `deliver` for a batch of jobs (the worker's): each job's outcome, or its error (retried by the queue). */
+    deliverMany,
 
     /** The seller's newest deliveries. */
     async list(ownerId: string): Promise<WebhookDelivery[]> {

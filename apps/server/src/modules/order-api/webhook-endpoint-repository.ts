@@ -29,6 +29,12 @@ export function createWebhookEndpointRepository(db: Database) {
       return row;
     },
 
+    /** The endpoints of these sellers (one query for a batch of deliveries). */
+    async findForOwners(ownerIds: readonly string[]): Promise<WebhookEndpointRow[]> {
+      if (ownerIds.length === 0) return [];
+      return db.select(columns).from(webhookEndpoint).where(inArray(webhookEndpoint.ownerId, [...ownerIds]));
+    },
+
     /** Which of these sellers have an endpoint (one query for a batch of order changes). */
     async ownersWithEndpoint(ownerIds: readonly string[]): Promise<Set<string>> {
       if (ownerIds.length === 0) return new Set();

@@ -88,11 +88,21 @@ export function createWebhookEndpointService(deps: {
       if (!(await endpoints.delete(ownerId))) throw notFound('Webhook endpoint');
     },
 
-    /** For delivery: the URL and the opened secret, or null when the seller has no endpoint. */
-    async signingTarget(ownerId: string): Promise<{ url: string; secret: string } | null> {
-      const row = await endpoints.findForOwner(ownerId);
-      if (!row) return null;
-      return { url: row.url, secret: secretBox.open(row.secretEnc, secretContext(row)) };
+    /**
+     * For delivery, a batch at a time: each seller's URL and opened secret, in one query. Sellers
+     * with no endpoint are left out; a secret that does not open is that seller's error (the others'
+     * deliveries go on).
+     */
+    async signingTargets(ownerIds: readonly string[]): Promise<Map<string, { url: string; secret: string } | Error>> {
+      const targets = new Map<string, { url: string; secret: string } | Error>();
+      for (const row of await endpoints.findForOwners(ownerIds)) {
+        try {
+          targets.set(row.ownerId, { url: row.url, secret: secretBox.open(row.secretEnc, secretContext(row)) });
+        } catch (error) {
+          targets.set(row.ownerId, error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      return targets;
     },
 
     async hasEndpoint(ownerId: string): Promise<boolean> {

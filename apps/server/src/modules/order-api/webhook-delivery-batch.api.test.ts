@@ -1,0 +1,145 @@
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { webhookDelivery } from '../../db/schema.ts';
+import { WebhookRetryableError } from './webhook-delivery-service.ts';
+
+/**
+ * The webhook worker takes a batch of delivery jobs at once (one read of the deliveries, one of their
+ * sellers' endpoints, the POSTs side by side, one statement recording every attempt): each job of a
+ * mixed batch still gets its own outcome and its own record, exactly as one job at a time did.
+ * Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ */
+
+const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
+
+let t: TestApp;
+let receiver: { url(path: string): string; requests: { path: string; eventId: string }[]; close(): Promise<void> };
+
+/** Answers by path: /ok 200, /down 503, /gone 410. */
+async function startReceiver() {
+  const requests: { path: string; eventId: string }[] = [];
+  const statuses: Record<string, number> = { '/ok': 200, '/down': 503, '/gone': 410 };
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      requests.push({ path: request.url ?? '', eventId: String(request.headers['webhook-id']) });
+      response.statusCode = statuses[request.url ?? ''] ?? 404;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A seller with an endpoint at `path` and one order; returns the order's recorded (not queued) delivery job. */
+async function sellerWithDelivery(path: string | null): Promise<{ seller: SignedInClient; job: { deliveryId: string; ownerId: string; eventId: string } }> {
+  const seller = await t.signUp({ role: 'beta' });
+  const ingested = await t.context.orderIngestion.ingest({
+    ownerId: seller.userId,
+    channel: `api:${seller.userId}`,
+    shopId: null,
+    platform: 'api',
+    order: {
+      externalId: `BATCH-${randomUUID()}`,
+      note: '',
+      placedAt: new Date(),
+      customerName: ADDRESS.name,
+      shippingAddress: { company: '', line2: '', region: '', phone: '', email: '', ...ADDRESS },
+      currency: 'USD',
+      totalCents: null,
+      cancelled: false,
+      items: [{ externalItemId: '1', sku: 'NO-SUCH-SKU', title: '', quantity: 1, unitPriceCents: null }],
+    },
+    actor: { kind: 'user', id: seller.userId },
+  });
+  await t.context.orders.announcementsSettled();
+  // The endpoint is set after the creation was announced, so the only delivery is the one recorded here.
+  await t.context.webhookEndpoints.set(seller.userId, receiver.url(path ?? '/ok'));
+  const [job] = await t.context.webhookDeliveries.recordMany([
+    { announcementId: randomUUID(), orderId: ingested.orderId, ownerId: seller.userId, from: 'on_hold', to: 'cancelled' },
+  ]);
+  expect(job).toBeDefined();
+  if (path === null) await t.context.webhookEndpoints.remove(seller.userId);
+  return { seller, job: job! };
+}
+
+const rowsOf = async (ids: string[]) =>
+  new Map((await t.context.db.select().from(webhookDelivery).where(inArray(webhookDelivery.id, ids))).map((row) => [row.id, row]));
+
+beforeAll(async () => {
+  t = await startTestApp({ ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
+  receiver = await startReceiver();
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+});
+
+describe('webhook deliveries, a batch of jobs at a time', () => {
+  it('gives each job of a mixed batch its own outcome and record, and sends a delivery twice in one batch once', async () => {
+    const delivered = await sellerWithDelivery('/ok');
+    const retried = await sellerWithDelivery('/down');
+    const lastTry = await sellerWithDelivery('/down');
+    const refused = await sellerWithDelivery('/gone');
+    const noEndpoint = await sellerWithDelivery(null);
+    const before = receiver.requests.length;
+
+    const outcomes = await t.context.webhookDeliveries.deliverMany([
+      { data: delivered.job, lastAttempt: false },
+      { data: retried.job, lastAttempt: false },
+      { data: lastTry.job, lastAttempt: true },
+      { data: refused.job, lastAttempt: false },
+      { data: noEndpoint.job, lastAttempt: false },
+      { data: { deliveryId: 'not-a-uuid' }, lastAttempt: false },
+      // The same delivery again in the same batch (a resend beside its first job).
+      { data: delivered.job, lastAttempt: false },
+    ]);
+
+    expect(outcomes[0]).toBe('delivered');
+    expect(outcomes[1]).toBeInstanceOf(WebhookRetryableError);
+    expect((outcomes[1] as Error).message).toContain('503');
+    expect(outcomes[2]).toBeInstanceOf(WebhookRetryableError);
+    expect(outcomes[3]).toBe('refused');
+    expect(outcomes[4]).toBe('failed');
+    expect(outcomes[5]).toBeInstanceOf(Error);
+    expect(outcomes[6]).toBe('gone');
+
+    // One POST each for the four with an endpoint (the repeated job sent nothing), signed with its event id.
+    const sent = receiver.requests.slice(before);
+    expect(sent.map((r) => r.eventId).sort()).toEqual([delivered, retried, lastTry, refused].map((d) => d.job.eventId).sort());
+
+    const rows = await rowsOf([delivered, retried, lastTry, refused, noEndpoint].map((d) => d.job.deliveryId));
+    expect(rows.get(delivered.job.deliveryId)).toMatchObject({ state: 'delivered', attempts: 1, lastStatusCode: 200, lastError: '' });
+    expect(rows.get(delivered.job.deliveryId)!.deliveredAt).not.toBeNull();
+    expect(rows.get(retried.job.deliveryId)).toMatchObject({ state: 'pending', attempts: 1, lastStatusCode: 503, lastError: 'The receiver answered 503', deliveredAt: null });
+    expect(rows.get(lastTry.job.deliveryId)).toMatchObject({ state: 'failed', attempts: 1, lastStatusCode: 503 });
+    expect(rows.get(refused.job.deliveryId)).toMatchObject({ state: 'refused', attempts: 1, lastStatusCode: 410 });
+    expect(rows.get(refused.job.deliveryId)!.lastError).toContain('not retried');
+    // No endpoint any more: settled without an attempt.
+    expect(rows.get(noEndpoint.job.deliveryId)).toMatchObject({ state: 'failed', attempts: 0, lastStatusCode: null, lastError: 'No webhook endpoint is set any more' });
+
+    // At least once: the batch run again sends only what is still to send (the retryable one), and
+    // the single-job entry point answers the same as the batch.
+    const again = await t.context.webhookDeliveries.deliverMany([
+      { data: delivered.job, lastAttempt: false },
+      { data: refused.job, lastAttempt: false },
+      { data: retried.job, lastAttempt: false },
+    ]);
+    expect(again.slice(0, 2)).toEqual(['gone', 'gone']);
+    expect(again[2]).toBeInstanceOf(WebhookRetryableError);
+    expect(receiver.requests.slice(before + sent.length).map((r) => r.eventId)).toEqual([retried.job.eventId]);
+    expect((await rowsOf([retried.job.deliveryId])).get(retried.job.deliveryId)).toMatchObject({ state: 'pending', attempts: 2 });
+    expect(await t.context.webhookDeliveries.deliver(delivered.job, { lastAttempt: false })).toBe('gone');
+    await expect(t.context.webhookDeliveries.deliver(retried.job, { lastAttempt: true })).rejects.toThrow(/503/);
+    expect((await rowsOf([retried.job.deliveryId])).get(retried.job.deliveryId)).toMatchObject({ state: 'failed', attempts: 3 });
+  });
+});
