@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
 import { printJob, productionEvent } from '../../db/schema.ts';
+import { startOctoprintFake } from '../../integrations/octoprint/octoprint-fake.ts';
 
 /**
  * The print farm at work (issue 11, items 2-5) through the real server and database: accepted
@@ -383,7 +384,7 @@ describe('with PrusaSlicer installed', () => {
   afterAll(async () => sliced?.close());
 
   it('waits for the quote’s G-code, then prints that file (not a simulation file)', async () => {
-    sliced = await startTestApp({ SLICING: 'auto', FARM_TICK_S: '300', FARM_AUTOPILOT: 'false' });
+    sliced = await startTestApp({ SLICING: 'auto', FARM_TICK_S: '300', FARM_AUTOPILOT: 'false', PRINTER_ALLOW_LOOPBACK: 'true' });
     expect(sliced.running.slicerAvailable).toBe(true);
     const [boss, maker] = await Promise.all([sliced.signUp({ role: 'admin' }), sliced.signUp({ role: 'beta' })]);
     const design = await upload(maker, boxStl(20, 20, 20), 'box.stl');
@@ -414,5 +415,51 @@ describe('with PrusaSlicer installed', () => {
     expect(gcode).toMatch(/PrusaSlicer/);
     await sliced.context.farmDispatcher.tick();
     expect((await sliced.context.printJobs.find(job.id))!.status).toBe('printing');
+    expect((await boss.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'next: a real printer API' })).status).toBe(200);
+    await sliced.context.orders.announcementsSettled();
+    await boss.post(`/api/admin/printers/${printer.body.id}/retire`, {});
+
+    // The same G-code through a real adapter: OctoPrint's API (an in-process fake that follows its documents).
+    const octo = await startOctoprintFake('farm-key');
+    try {
+      const real = await boss.post('/api/admin/printers', {
+        name: 'OctoPrint MK4',
+        buildVolumeMm: { x: 250, y: 210, z: 220 },
+        nozzleMm: 0.4,
+        connection: { kind: 'octoprint', baseUrl: octo.origin, apiKey: 'farm-key' },
+      });
+      expect(real.status).toBe(201);
+      await boss.request('PUT', `/api/admin/printers/${real.body.id}/spools`, { spools: [{ material: 'PLA', colourName: 'Orange', colourHex: ORANGE, gramsLeft: 1000, loaded: true }] }, {});
+      await boss.post(`/api/admin/production/printers/${real.body.id}/bed-clear`, {});
+      const second = (await maker.post('/api/orders/manual', { items: [{ sku: 'ONE', quantity: 1 }], shippingAddress: ADDRESS })).body;
+      await sliced.context.orders.announcementsSettled();
+      const tickOnce = () => sliced.context.farmDispatcher.tick();
+      await tickOnce();
+      const [onOcto] = await sliced.context.printJobs.ofOrder(second.id);
+      expect({ status: onOcto!.status, failureReason: onOcto!.failureReason, printerId: onOcto!.printerId }).toEqual({ status: "printing", failureReason: null, printerId: real.body.id });
+      // The file OctoPrint received is the job's G-code, under the job's name.
+      expect([...octo.files.keys()]).toEqual([`layerline-${onOcto!.id}.gcode`]);
+      expect(octo.files.get(`layerline-${onOcto!.id}.gcode`)!.equals(await sliced.context.storage.readAll(onOcto!.fileKey!))).toBe(true);
+      expect(octo.state).toBe('Printing');
+
+      octo.advance(40);
+      await tickOnce();
+      expect((await sliced.context.printJobs.find(onOcto!.id))!.progress).toBeCloseTo(0.4, 2);
+      // A garbled answer: the connection is shown lost, the job stays printing, nothing is sent again.
+      const uploads = octo.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/api/files/local').length;
+      octo.faults.push('html', 'html', 'html');
+      await tickOnce();
+      const lost = (await boss.get('/api/admin/production/board')).body.printers.find((p: any) => p.id === real.body.id);
+      expect(lost.connectionLost).toBe(true);
+      expect((await sliced.context.printJobs.find(onOcto!.id))!.status).toBe('printing');
+      octo.faults.length = 0;
+      octo.finish();
+      await tickOnce();
+      expect((await sliced.context.printJobs.find(onOcto!.id))!.status).toBe('printed');
+      expect(octo.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/api/files/local').length).toBe(uploads);
+      expect((await boss.get('/api/admin/production/board')).body.printers.find((p: any) => p.id === real.body.id).connectionLost).toBe(false);
+    } finally {
+      await octo.stop();
+    }
   }, 180_000);
 });
