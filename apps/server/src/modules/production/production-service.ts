@@ -14,7 +14,7 @@ import {
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
-import { DispatchQueue, priorityKey, unplaceable } from './dispatch-planner.ts';
+import { priorityKey, unplaceable } from './dispatch-planner.ts';
 import { plannerJobOf, plannerPrinterOf, type FarmDispatcher } from './farm-dispatcher.ts';
 import { latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
 import type { PackingSlipInput } from './packing-slip.ts';
@@ -256,17 +256,10 @@ export function createProductionService(deps: {
     createJobsForOrder,
     refreshFiles,
 
-    /** The orders module's announcements: accepted orders get their jobs, cancelled ones lose theirs. */
-    async onOrderStatusChange(event: OrderStatusChangeEvent): Promise<void> {
-      if (event.to === 'accepted') await createJobsForOrder(event.orderId);
-      if (event.to === 'cancelled') {
-        for (const job of await jobs.cancelOfOrder(event.orderId)) await dispatcher.cancelOnPrinter(job);
-      }
-    },
-
     /**
-     * The same for a batch of announcements (new orders are announced up to 50 at a time): the parts
-     * of every accepted order in one query, then each order as onOrderStatusChange does. Every order
+     * The orders module's announcements, a batch at a time (new orders are announced up to 50 at a
+     * time): accepted orders get their jobs (the parts of every accepted order of the batch in one
+     * query), cancelled ones lose theirs (a job on a printer is cancelled there too). Every order
      * is attempted; if any failed, this throws (so the batch stays unannounced and the sweep announces
      * each again; job creation is idempotent).
      */
@@ -284,7 +277,6 @@ export function createProductionService(deps: {
       const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
       if (failed.length > 0) throw new AggregateError(failed, `The print farm could not act on ${failed.length} of ${events.length} order changes`);
     },
-
 
     async board(): Promise<ProductionBoard> {
       const [rows, onPrinters, queued, queuedTotal, awaitingQc, packing, held] = await Promise.all([
@@ -315,9 +307,8 @@ export function createProductionService(deps: {
           jobId: jobOn.get(r.id) ?? null,
         }));
       // The queue in the dispatcher's order: pinned first, then by its priority key, first in first out.
-      const keyed = new DispatchQueue();
       const order = queued
-        .map((q) => ({ q, pinned: q.job.pinnedPrinterId !== null, key: priorityKey(plannerJobOf(q.job), keyed.options) }))
+        .map((q) => ({ q, pinned: q.job.pinnedPrinterId !== null, key: priorityKey(plannerJobOf(q.job)) }))
         .sort((a, b) => Number(b.pinned) - Number(a.pinned) || a.key - b.key || a.q.job.seq - b.q.job.seq)
         .slice(0, BOARD_QUEUE_LIMIT);
       return {
