@@ -38,11 +38,15 @@ export function useOrders(filter: OrderFilter, scope: 'mine' | 'admin' = 'mine')
   });
 }
 
+/** Statuses in which the print farm moves an order by itself: its page follows along while open. */
+const FARM_AT_WORK: readonly OrderStatus[] = ['accepted', 'in_production', 'printed'];
+
 export function useOrder(id: string | null) {
   return useQuery({
     queryKey: orderKeys.detail(id ?? ''),
     queryFn: () => apiFetch<Order>(`/api/orders/${id}`),
     enabled: Boolean(id),
+    refetchInterval: (query) => (query.state.data && FARM_AT_WORK.includes(query.state.data.status) ? 5000 : false),
   });
 }
 
