@@ -77,6 +77,47 @@ export function toPublicOrder(order: Order): PublicOrder {
   };
 }
 
+/**
+ * A new order as ingestion announced it (modules/orders/order-service.ts CreatedOrder): what reading
+ * it back at that moment gives, the address with its empty fields included.
+ */
+export interface CreatedOrderSnapshot extends StoredOrder {
+  readonly externalId: string;
+  readonly platform: string;
+  readonly customerName: string;
+  readonly shippingAddress: PublicOrder['shippingAddress'];
+  readonly placedAt: Date;
+}
+
+/** The public order of a new order from its announcement, as toPublicOrder gives it from a read. */
+export function publicOrderFromCreated(orderId: string, created: CreatedOrderSnapshot): PublicOrder {
+  const createdAt = created.createdAt.toISOString();
+  return {
+    id: orderId,
+    externalId: created.externalId,
+    platform: created.platform,
+    status: created.status,
+    holdReason: created.holdReason,
+    customerName: created.customerName,
+    shippingAddress: created.shippingAddress,
+    items: created.items.map((item) => ({
+      sku: item.sku,
+      quantity: item.quantity,
+      matched: item.variantId !== null,
+      productName: item.productName,
+    })),
+    events: created.events.map((event) => ({
+      fromStatus: event.fromStatus,
+      toStatus: event.toStatus,
+      reason: event.reason,
+      createdAt: event.createdAt.toISOString(),
+    })),
+    placedAt: created.placedAt.toISOString(),
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
 function publicOrderOf(orderId: string, incoming: MarketplaceOrder, stored: StoredOrder): PublicOrder {
   const createdAt = stored.createdAt.toISOString();
   return {

@@ -2,9 +2,10 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
-import { webhookDelivery } from '../../db/schema.ts';
+import { product, productVariant, webhookDelivery } from '../../db/schema.ts';
+import { toPublicOrder } from './order-api-service.ts';
 import { WebhookRetryableError } from './webhook-delivery-service.ts';
 
 /**
@@ -17,16 +18,17 @@ import { WebhookRetryableError } from './webhook-delivery-service.ts';
 const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
 let t: TestApp;
-let receiver: { url(path: string): string; requests: { path: string; eventId: string }[]; close(): Promise<void> };
+let receiver: { url(path: string): string; requests: { path: string; eventId: string; body: string }[]; close(): Promise<void> };
 
 /** Answers by path: /ok 200, /down 503, /gone 410. */
 async function startReceiver() {
-  const requests: { path: string; eventId: string }[] = [];
+  const requests: { path: string; eventId: string; body: string }[] = [];
   const statuses: Record<string, number> = { '/ok': 200, '/down': 503, '/gone': 410 };
   const server = http.createServer((request, response) => {
-    request.resume();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push({ path: request.url ?? '', eventId: String(request.headers['webhook-id']) });
+      requests.push({ path: request.url ?? '', eventId: String(request.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8') });
       response.statusCode = statuses[request.url ?? ''] ?? 404;
       response.end();
     });
@@ -143,3 +145,59 @@ describe('webhook deliveries, a batch of jobs at a time', () => {
     expect((await rowsOf([retried.job.deliveryId])).get(retried.job.deliveryId)).toMatchObject({ state: 'failed', attempts: 3 });
   });
 });
+
+describe('the webhook of a new order', () => {
+  it('describes the order as a read of it does, without reading it, for every kind of new order', async () => {
+    const seller = await t.signUp({ role: 'beta' });
+    await t.context.webhookEndpoints.set(seller.userId, receiver.url('/ok'));
+    const [p] = await t.context.db.insert(product).values({ ownerId: seller.userId, name: 'Lamp' }).returning({ id: product.id });
+    for (const sku of ['LAMP-S', 'LAMP-L', 'Läмп-ü']) await t.context.db.insert(productVariant).values({ productId: p!.id, ownerId: seller.userId, name: sku, sku });
+    const key = (await t.context.apiKeys.create(seller.userId, 'webhook test')).key;
+    const post = async (body: unknown) => {
+      const response = await fetch(new URL('/api/v1/orders', t.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const reads = vi.spyOn(t.context.orders, 'getMany');
+    let ids: string[];
+    try {
+      ids = [
+        // Several items (listed by SKU, byte order), a minimal address (its empty fields filled in).
+        await post({ externalId: 'NEW-1', items: [{ sku: 'LAMP-S', quantity: 2 }, { sku: 'Läмп-ü', quantity: 1 }, { sku: 'LAMP-L', quantity: 3 }], shippingAddress: ADDRESS }),
+        // An unknown SKU: on hold, with the reason.
+        await post({ externalId: 'NEW-2', items: [{ sku: 'NOPE', quantity: 1 }, { sku: 'LAMP-S', quantity: 1 }], shippingAddress: { ...ADDRESS, company: 'Acme', phone: '+1 555 0100' } }),
+        // A manual order: another channel and platform, the same path.
+        ((await seller.post('/api/orders/manual', { items: [{ sku: 'LAMP-L', quantity: 1 }], shippingAddress: ADDRESS })).body as { id: string }).id,
+      ];
+      await t.context.orders.announcementsSettled();
+      // The webhooks described them without reading them back.
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+    for (const id of ids) {
+      const sent = await waitFor(() => receiver.requests.find((r) => r.path === '/ok' && JSON.parse(r.body).data.order.id === id));
+      const event = JSON.parse(sent.body);
+      expect(event.data).toMatchObject({ previousStatus: null });
+      // Exactly what a read of the order gives (the order API's GET, and the public form of the order page).
+      const read = await fetch(new URL(`/api/v1/orders/${id}`, t.baseUrl), { headers: { authorization: `Bearer ${key}` } });
+      expect(event.data.order).toEqual(await read.json());
+      expect(event.data.order).toEqual(toPublicOrder(await t.context.orders.get({ id: seller.userId, isAdmin: false }, id)));
+      expect(event.data.status).toBe(event.data.order.status);
+    }
+  });
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for a webhook');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { OrderStatus, WebhookDelivery, WebhookDeliveryState } from '@layerline/contracts';
+import type { Order, OrderStatus, WebhookDelivery, WebhookDeliveryState } from '@layerline/contracts';
 import { AppError, notFound } from '../../errors.ts';
 import { webhookUrlProblem } from './url-policy.ts';
-import type { WebhookEvent } from './order-api-schemas.ts';
-import { toPublicOrder, type OrderReaderPort } from './order-api-service.ts';
+import type { PublicOrder, WebhookEvent } from './order-api-schemas.ts';
+import { publicOrderFromCreated, toPublicOrder, type CreatedOrderSnapshot, type OrderReaderPort } from './order-api-service.ts';
 import type { DeliveryOutcomeRecord, ListedWebhookDelivery, SendableDelivery, WebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import type { WebhookEndpointService } from './webhook-endpoint-service.ts';
 import { signWebhook } from './webhook-signature.ts';
@@ -28,6 +28,8 @@ export interface StatusChange {
   readonly ownerId: string;
   readonly from: OrderStatus | null;
   readonly to: OrderStatus;
+  /** A new order as stored, when ingestion knew all of it: its event is written without reading the order. */
+  readonly created?: CreatedOrderSnapshot;
 }
 
 /** Puts a delivery on the job queue; `resend` queues a fresh job for a delivery that already had one. */
@@ -197,25 +199,34 @@ export function createWebhookDeliveryService(deps: {
      */
     /**
      * `record` for a batch of announced changes (new orders, announced together): one query for
-     * which sellers have an endpoint, one for the orders, one insert for the deliveries. Returns
-     * the jobs still to be sent.
+     * which sellers have an endpoint, one for the orders not announced with their stored copy (none
+     * for the order API's new orders), one insert for the deliveries. Returns the jobs still to be sent.
      */
     async recordMany(changes: readonly StatusChange[]): Promise<WebhookDeliveryJob[]> {
       const owners = await endpoints.ownersWithEndpoint([...new Set(changes.map((change) => change.ownerId))]);
       const wanted = changes.filter((change) => owners.has(change.ownerId));
       if (wanted.length === 0) return [];
-      const found = await orders.getMany(wanted.map((change) => change.orderId));
+      // A new order announced with its stored copy is described from it (what a read would give);
+      // the others are read, in one query. (An order deleted meanwhile makes the deliveries' insert
+      // fail on its foreign key: the batch stays unannounced and the sweep announces each again.)
+      const toRead = wanted.filter((change) => !change.created).map((change) => change.orderId);
+      const found = toRead.length > 0 ? await orders.getMany(toRead) : new Map<string, Order>();
       const createdAt = now().toISOString();
       const rows = wanted.flatMap((change) => {
-        const order = found.get(change.orderId);
-        // Gone meanwhile, or (never) another seller's: nothing to tell.
-        if (!order || order.ownerId !== change.ownerId) return [];
+        let order: PublicOrder;
+        if (change.created) order = publicOrderFromCreated(change.orderId, change.created);
+        else {
+          const read = found.get(change.orderId);
+          // Gone meanwhile, or (never) another seller's: nothing to tell.
+          if (!read || read.ownerId !== change.ownerId) return [];
+          order = toPublicOrder(read);
+        }
         const eventId = eventIdFor(change.announcementId);
         const event: WebhookEvent = {
           id: eventId,
           type: 'order.status_changed',
           createdAt,
-          data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order) },
+          data: { previousStatus: change.from, status: change.to, order },
         };
         return [{ outboxId: change.announcementId, eventId, ownerId: change.ownerId, orderId: change.orderId, fromStatus: change.from, toStatus: change.to, event }];
       });

@@ -2,7 +2,7 @@ import type { OrderStatus } from '@layerline/contracts';
 import type { MarketplaceOrder } from '../shops/connector.ts';
 import { canTransition, initialStatus, TransitionError } from './order-lifecycle.ts';
 import type { ActorKind, NewOrderEvent, OrderRepository } from './order-repository.ts';
-import type { OrderService } from './order-service.ts';
+import { orderAddress, type CreatedOrder, type OrderService } from './order-service.ts';
 
 export interface IngestInput {
   readonly ownerId: string;
@@ -57,6 +57,64 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
     } catch (error) {
       if (!(error instanceof TransitionError)) throw error;
     }
+  }
+
+  /**
+   * What ingestion wrote, as an order read gives it back; undefined when that is not all known here
+   * (an item matched through a listing has no product label at hand; two lines of one SKU are
+   * listed in an order of their own, by random ids).
+   */
+  function storedOrder(
+    result: { createdAt?: Date; eventTimes?: Date[] },
+    items: readonly { sku: string; quantity: number }[],
+    matches: ReadonlyMap<string, { variantId: string; label: string | null }>,
+    status: OrderStatus,
+    holdReason: string | null,
+    events: readonly NewOrderEvent[],
+  ): IngestedOrder | undefined {
+    const labelled = [...matches.values()].every((match) => match.label !== null);
+    const distinct = new Set(items.map((item) => item.sku)).size === items.length;
+    if (!result.createdAt || !result.eventTimes || !labelled || !distinct) return undefined;
+    const eventTimes = result.eventTimes;
+    return {
+      status,
+      holdReason,
+      createdAt: result.createdAt,
+      // The order page lists items by SKU, byte for byte (COLLATE "C": code point order).
+      items: items
+        .map((item) => {
+          const match = matches.get(item.sku);
+          return { sku: item.sku, quantity: item.quantity, variantId: match?.variantId ?? null, productName: match?.label ?? null };
+        })
+        .sort((a, b) => Buffer.compare(Buffer.from(a.sku), Buffer.from(b.sku))),
+      events: events.map((event, index) => ({
+        fromStatus: event.fromStatus,
+        toStatus: event.toStatus,
+        reason: event.reason,
+        createdAt: eventTimes[index]!,
+      })),
+    };
+  }
+
+  /** The announcement's copy of a new order, with the address as stored and read back (a JSON round trip). */
+  function createdOrder(stored: IngestedOrder, input: IngestInput): { created?: CreatedOrder } {
+    const { order: incoming } = input;
+    let shippingAddress: CreatedOrder['shippingAddress'];
+    try {
+      shippingAddress = orderAddress(JSON.parse(JSON.stringify(incoming.shippingAddress)) as object);
+    } catch {
+      return {}; // not as a read would give it: subscribers read the order instead
+    }
+    return {
+      created: {
+        ...stored,
+        externalId: incoming.externalId,
+        platform: input.platform,
+        customerName: incoming.customerName,
+        shippingAddress,
+        placedAt: incoming.placedAt,
+      },
+    };
   }
 
   return {
@@ -118,8 +176,10 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
         })),
         events,
       );
+      const stored = result.created ? storedOrder(result, incoming.items, matches, status, holdReason, events) : undefined;
       if (result.announcementId) {
-        // Only a newly created order has one; its subscribers hear of it right after this returns.
+        // Only a newly created order has one; its subscribers hear of it right after this returns,
+        // with the order as stored when that is all known (the webhooks then need not read it back).
         await orders.announceSoon({
           announcementId: result.announcementId,
           orderId: result.orderId,
@@ -127,35 +187,12 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
           channel: input.channel,
           from: null,
           to: status,
+          ...(stored ? createdOrder(stored, input) : {}),
         });
       } else if (incoming.cancelled && result.status !== 'cancelled') {
         await cancelIfAsked(result.orderId, input);
       }
-      const labelled = [...matches.values()].every((match) => match.label !== null);
-      // Two lines of one SKU are listed in an order of their own (random ids): read those back.
-      const distinct = new Set(skus).size === skus.length;
-      if (!result.created || !result.createdAt || !result.eventTimes || !labelled || !distinct) {
-        return { orderId: result.orderId, created: result.created };
-      }
-      const eventTimes = result.eventTimes;
-      const stored: IngestedOrder = {
-        status,
-        holdReason,
-        createdAt: result.createdAt,
-        // The order page lists items by SKU, byte for byte (COLLATE "C": code point order).
-        items: incoming.items
-          .map((item) => {
-            const match = matches.get(item.sku);
-            return { sku: item.sku, quantity: item.quantity, variantId: match?.variantId ?? null, productName: match?.label ?? null };
-          })
-          .sort((a, b) => Buffer.compare(Buffer.from(a.sku), Buffer.from(b.sku))),
-        events: events.map((event, index) => ({
-          fromStatus: event.fromStatus,
-          toStatus: event.toStatus,
-          reason: event.reason,
-          createdAt: eventTimes[index]!,
-        })),
-      };
+      if (!stored) return { orderId: result.orderId, created: result.created };
       return { orderId: result.orderId, created: true, stored };
     },
   };

@@ -38,6 +38,28 @@ export interface OrderStatusChangeEvent {
   /** null when the order has just been created (then `to` is its first settled status). */
   readonly from: OrderStatus | null;
   readonly to: OrderStatus;
+  /**
+   * A new order as ingestion stored it, when ingestion knows all of it (not when an item matched
+   * through a listing or a SKU is repeated): what reading it back now would give, so a subscriber
+   * that describes the order (the webhooks) need not read it. Absent on every other announcement,
+   * the sweep's included: read the order then.
+   */
+  readonly created?: CreatedOrder;
+}
+
+/** A new order as stored, with the values an order read gives (the address with its empty fields). */
+export interface CreatedOrder {
+  readonly externalId: string;
+  readonly platform: string;
+  readonly customerName: string;
+  readonly shippingAddress: Order['shippingAddress'];
+  readonly placedAt: Date;
+  readonly status: OrderStatus;
+  readonly holdReason: string | null;
+  readonly createdAt: Date;
+  /** In the order a read lists them (by SKU, byte order); `productName` is the product label. */
+  readonly items: readonly { sku: string; quantity: number; variantId: string | null; productName: string | null }[];
+  readonly events: readonly { fromStatus: OrderStatus | null; toStatus: OrderStatus; reason: string; createdAt: Date }[];
 }
 export type OrderStatusListener = (event: OrderStatusChangeEvent) => Promise<void>;
 /**
@@ -133,7 +155,7 @@ function summaryDto(row: Omit<OrderSummaryRow, 'placedKey'>): OrderSummary {
     holdReason: o.holdReason,
     customerName: o.customerName,
     note: o.note,
-    shippingAddress: shippingAddressSchema.parse({ ...emptyAddress, ...o.shippingAddress }),
+    shippingAddress: orderAddress(o.shippingAddress),
     currency: o.currency,
     totalCents: o.totalCents,
     placedAt: iso(o.placedAt),
@@ -144,6 +166,9 @@ function summaryDto(row: Omit<OrderSummaryRow, 'placedKey'>): OrderSummary {
 }
 
 const emptyAddress = { company: '', line2: '', region: '', phone: '', email: '' };
+
+/** A stored shipping address as an order read gives it (optional fields empty, not missing). */
+export const orderAddress = (stored: object): Order['shippingAddress'] => shippingAddressSchema.parse({ ...emptyAddress, ...stored });
 
 function detailDto(row: OrderDetailRow, production: OrderProduction | null): Order {
   const { itemCount: _count, ...summary } = summaryDto(row);
