@@ -3,7 +3,7 @@
  * endpoint set, and the order lists' p95 (first page, ~300 pages deep, search) against a table of
  * 1,000,000 orders across 2,000 sellers, on PostgreSQL.
  *
- *   npm run bench:orders [-- --seconds 15] [-- --drop] [-- --ingest-only]
+ *   npm run bench:orders [-- --seconds 15] [-- --drop] [-- --ingest-only] [-- --queries]
  *
  * The table lives in its own database (layerline_bench on the server of DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres): seeded once with set-based SQL (generate_series),
@@ -12,7 +12,9 @@
  * driven over HTTP. What the bench sets that production would not: the per-address API limit
  * (600/min: all clients here share 127.0.0.1) is lifted, and webhook receivers on 127.0.0.1 are
  * allowed (ALLOW_LOCAL_WEBHOOK_RECEIVERS). The per-key limit stays on (120/min): the clients
- * spread their orders over 300 sellers' keys, as 300 integrations would. The last line is one JSON object.
+ * spread their orders over 300 sellers' keys, as 300 integrations would. Each ingestion phase also
+ * prints what an order cost (CPU here and in PostgreSQL, statements; --queries lists the statements).
+ * The last line is one JSON object.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -177,7 +179,11 @@ const cleanup = async () => {
   await db.query(`DELETE FROM webhook_endpoint WHERE owner_id LIKE 'bench-seller-%'`);
 };
 await cleanup();
-await db.query('VACUUM (ANALYZE) "order", order_item, order_event, order_outbox');
+// Autovacuum may be off on a test server (it is on this machine's): vacuum and analyze what ingestion
+// writes, pg-boss's jobs included, as autovacuum would have. Without statistics pg-boss's job table
+// (thousands of completed jobs from earlier runs) is planned as empty, and completing a batch of
+// deliveries scanned every job of the queue (8 ms instead of 0.5).
+await db.query('VACUUM (ANALYZE) "order", order_item, order_event, order_outbox, webhook_delivery, webhook_endpoint, api_key, api_key_rate_window, pgboss.job');
 
 /* ---------- Lists (first, on a settled table: the previous run's leftovers vacuumed away) ---------- */
 
@@ -282,6 +288,93 @@ const receiver = http.createServer((request, response) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverPort = (receiver.address() as { port: number }).port;
 
+/*
+ * What an order costs, beside the throughput (which other load on the machine moves): the CPU of
+ * this process (server, job worker and the clients), the CPU of the PostgreSQL backends serving
+ * layerline_bench (their run time from /proc, Linux only), and the statements sent per order,
+ * counted on node-postgres's Client (the server's pool and pg-boss's alike). --queries lists the
+ * statements with the backend CPU each took (measured around each one: slower, for diagnosis only).
+ */
+const QUERY_DETAIL = process.argv.includes('--queries');
+const statements = new Map<string, { n: number; ns: number }>();
+let statementCount = 0;
+/** A process's time on the CPU so far, in ns (/proc/<pid>/schedstat), or null. */
+function runtimeNs(pid: number | string): number | null {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return null;
+  }
+}
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client & { processID?: number }, ...args: unknown[]) {
+  statementCount += 1;
+  if (!QUERY_DETAIL) return clientQuery.apply(this, args);
+  const first = args[0] as string | { text?: string; name?: string } | undefined;
+  const text = typeof first === 'string' ? first : (first?.text ?? first?.name ?? '?');
+  const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+  const pid = this.processID;
+  const before = pid ? runtimeNs(pid) : null;
+  const done = () => {
+    const after = pid ? runtimeNs(pid) : null;
+    const entry = statements.get(key) ?? { n: 0, ns: 0 };
+    entry.n += 1;
+    if (before !== null && after !== null) entry.ns += after - before;
+    statements.set(key, entry);
+  };
+  const callback = args.at(-1);
+  if (typeof callback === 'function') {
+    args[args.length - 1] = (...results: unknown[]) => {
+      done();
+      return (callback as (...r: unknown[]) => unknown)(...results);
+    };
+    return clientQuery.apply(this, args);
+  }
+  const result = clientQuery.apply(this, args);
+  if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+  return result;
+} as typeof pg.Client.prototype.query;
+function postgresCpuMs(): number | null {
+  try {
+    let ns = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        if (!cmdline.startsWith('postgres:') || !cmdline.includes(' layerline_bench ')) continue;
+        ns += runtimeNs(pid) ?? 0;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return ns / 1e6;
+  } catch {
+    return null;
+  }
+}
+function costMeter() {
+  const cpu = process.cpuUsage();
+  const pgMs = postgresCpuMs();
+  const count0 = statementCount;
+  statements.clear();
+  return (orders: number) => {
+    const used = process.cpuUsage(cpu);
+    const pgNow = postgresCpuMs();
+    return {
+      nodeMs: (used.user + used.system) / 1000 / orders,
+      postgresMs: pgMs === null || pgNow === null ? null : (pgNow - pgMs) / orders,
+      statements: (statementCount - count0) / orders,
+      detail: [...statements]
+        .sort((a, b) => b[1].ns - a[1].ns)
+        .slice(0, 25)
+        .map(([text, { n, ns }]) => `      ${(n / orders).toFixed(3)} × ${(ns / n / 1e6).toFixed(3)} ms = ${(ns / orders / 1e6).toFixed(3)} ms  ${text}`),
+    };
+  };
+}
+const costLine = (cost: ReturnType<ReturnType<typeof costMeter>>) =>
+  `    per order: ${cost.nodeMs.toFixed(2)} ms CPU in this process (server, worker, clients), ${cost.postgresMs === null ? '?' : cost.postgresMs.toFixed(2)} ms in PostgreSQL, ${cost.statements.toFixed(2)} statements` +
+  (QUERY_DETAIL ? `\n      (statements per order × PostgreSQL CPU each = per order)\n${cost.detail.join('\n')}` : '');
+
 const address0 = { name: 'Ada Lovelace', line1: '1 Analytical Way', city: 'Portland', region: 'OR', postalCode: '97201', country: 'US' };
 let sequence = 0;
 async function ingest(label: string): Promise<{ perSecond: number; p50: number; count: number }> {
@@ -311,14 +404,20 @@ async function ingest(label: string): Promise<{ perSecond: number; p50: number; 
 
 
 log(`\nIngestion: POST /api/v1/orders, ${CLIENTS} clients, ${SECONDS} s each, over ${INGEST_SELLERS} sellers' keys`);
+let meter = costMeter();
 const plain = await ingest('plain');
+await context.orders.announcementsSettled();
+const plainCost = meter(plain.count);
 log(`  no webhook endpoint:   ${plain.perSecond.toFixed(0)} orders/s (${plain.count} orders, p50 ${plain.p50.toFixed(1)} ms)`);
+log(costLine(plainCost));
 for (const seller of ingestSellers) await context.webhookEndpoints.set(seller, `http://127.0.0.1:${receiverPort}/hook`);
+meter = costMeter();
 const hooked = await ingest('hooked');
 log(`  webhook endpoint set:  ${hooked.perSecond.toFixed(0)} orders/s (${hooked.count} orders, p50 ${hooked.p50.toFixed(1)} ms)`);
 const drainStart = performance.now();
 while (received < hooked.count && performance.now() - drainStart < 120_000) await new Promise((r) => setTimeout(r, 250));
 log(`  webhooks received: ${received} of ${hooked.count}, the last ${((performance.now() - drainStart) / 1000).toFixed(1)} s after the last order`);
+log(`${costLine(meter(hooked.count))} (deliveries included)`);
 
 if (!lists) {
   await cleanup();
