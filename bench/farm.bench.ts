@@ -1008,6 +1008,14 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
         throw new Error('the bench makes decisions only');
       },
       storage: running.context.storage,
+      files: {
+        settingsVersion: async () => {
+          throw new Error('the bench makes decisions only');
+        },
+        requestSlicing: async () => {
+          throw new Error('the bench makes decisions only');
+        },
+      },
       outcomes: createJobOutcomes({ jobs: printJobs, orders: { find: async () => undefined, tryTransition: async () => false } }),
       options: { autopilot: { enabled: false, delayMs: 0 }, now: () => clock },
     });

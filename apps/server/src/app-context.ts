@@ -43,14 +43,18 @@ import { createPrinterDriverFactory } from './integrations/printer-drivers/print
 import { createSimulatedPrinterFarm } from './integrations/simulated-printer/simulated-printer.ts';
 import { createPrintJobRepository } from './modules/production/print-job-repository.ts';
 import { createJobOutcomes } from './modules/production/job-outcomes.ts';
-import { createFarmDispatcher } from './modules/production/farm-dispatcher.ts';
+import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
 import { createProductionService } from './modules/production/production-service.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
  * and the tests all start from here, so they run the same code.
  */
-export function createAppContext(config: Config, db: Database, runtime: { slicing: SlicingScheduler; storage: FileStorage }) {
+export function createAppContext(
+  config: Config,
+  db: Database,
+  runtime: { slicing: SlicingScheduler; printFiles: Pick<FarmFiles, 'requestSlicing'>; storage: FileStorage },
+) {
   const users = createUserRepository(db);
   // Mail (sign-in links, security alerts): SMTP when SMTP_URL is set, else the local outbox under the
   // data directory, each message also printed for a developer (not in tests).
@@ -176,6 +180,10 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     printers: printerRepository,
     drivers: printerDrivers,
     storage,
+    files: {
+      settingsVersion: async (configId) => (await designRepository.findConfig(configId))?.settingsVersion ?? null,
+      requestSlicing: (request) => runtime.printFiles.requestSlicing(request),
+    },
     outcomes: jobOutcomes,
     options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
   });
@@ -185,14 +193,7 @@ export function createAppContext(config: Config, db: Database, runtime: { slicin
     orders: farmOrders,
     outcomes: jobOutcomes,
     dispatcher: farmDispatcher,
-    slicing: {
-      available: runtime.slicing.available,
-      findConfig: (id) => designRepository.findConfig(id).then((c) => c && { ...c, sliced: c.sliced ?? null }),
-      async schedule(configId, settingsVersion) {
-        await designRepository.recordSlicing(configId, settingsVersion, { status: 'queued', error: null });
-        await runtime.slicing.schedule(configId, settingsVersion);
-      },
-    },
+    slicerAvailable: runtime.slicing.available,
     sellers: {
       find: (id) =>
         users.findMe(id).then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),

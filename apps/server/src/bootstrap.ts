@@ -7,7 +7,7 @@ import { createPrusaSlicer } from './integrations/prusa-slicer/slicer-adapter.ts
 import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
 import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
-import { slicingScheduler, workSlicingJobs } from './jobs/slicing-jobs.ts';
+import { printFileScheduler, slicingScheduler, workPrintFileJobs, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
 import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
@@ -37,8 +37,11 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
         ? null
         : await createPrusaSlicer({ binaryPath: config.prusaSlicerPath, scratchRoot: path.join(os.tmpdir(), 'layerline-slicer') });
     const storage = config.s3 ? await createS3Storage(config.s3) : createLocalDiskStorage(config.storageDir);
-    const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), storage });
-    if (options.workJobs && slicer) await workSlicingJobs(jobs, slicer, context.designs);
+    const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), printFiles: printFileScheduler(jobs), storage });
+    if (options.workJobs && slicer) {
+      await workSlicingJobs(jobs, slicer, context.designs);
+      await workPrintFileJobs(jobs, slicer, context.designs, context.printJobs);
+    }
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
     // Marketplace webhooks: every process queues what it stores; job-working processes act on them and sweep
     // (the sweep's timer stops when the queue does, in close()).
@@ -52,11 +55,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.
-    const stopFarmTimer = await startFarmJobs(
-      jobs,
-      { dispatcher: context.farmDispatcher, production: context.production },
-      { work: options.workJobs, tickMs: config.farm.tickMs, log: logger },
-    );
+    const stopFarmTimer = await startFarmJobs(jobs, context.farmDispatcher, { work: options.workJobs, tickMs: config.farm.tickMs, log: logger });
     const queue = jobs;
     return {
       context,

@@ -809,3 +809,30 @@ export const productionEvent = pgTable(
     index('production_event_order_idx').on(table.orderId, table.createdAt),
   ],
 );
+
+/**
+ * A print configuration sliced for one printer profile (nozzle and bed): G-code is made for the bed
+ * it runs on, so each profile of the farm gets its own file, once per configuration and settings
+ * version, when a job is first assigned to a printer of that profile (docs/print-farm.md).
+ */
+export const printFile = pgTable(
+  'print_file',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    printConfigId: uuid('print_config_id')
+      .notNull()
+      .references(() => printConfiguration.id, { onDelete: 'cascade' }),
+    settingsVersion: integer('settings_version').notNull(),
+    /** `n<nozzle>-<x>x<y>x<z>`, e.g. n0.4-250x210x220. */
+    profileKey: text('profile_key').notNull(),
+    /** queued | done | failed */
+    status: text('status').notNull().default('queued'),
+    gcodeKey: text('gcode_key'),
+    grams: doublePrecision('grams'),
+    printSeconds: doublePrecision('print_seconds'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('print_file_config_profile_idx').on(table.printConfigId, table.settingsVersion, table.profileKey)],
+);

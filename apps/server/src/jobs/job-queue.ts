@@ -11,6 +11,8 @@ import type { DeadLetterJob, DeadLetterRetry, QueueCounts } from '../modules/job
  */
 export const QUEUES = {
   slicePrintConfig: 'slice-print-config',
+  // The print farm's G-code: a configuration sliced for one printer profile (issue 11).
+  slicePrintFile: 'slice-print-file',
   // ── issue 4 queues: add here, with their policy in QUEUE_OPTIONS ──
   processWebhook: 'process-webhook',
   shopSync: 'shop-sync',
@@ -27,6 +29,7 @@ const QUEUE_OPTIONS: Record<
   { retryLimit: number; retryDelay: number; expireInSeconds: number; policy?: QueuePolicy }
 > = {
   'slice-print-config': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
+  'slice-print-file': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
   // One queued and one running sync per shop (singletonKey = shop id): policy 'stately'.
   'shop-sync': { retryLimit: 4, retryDelay: 30, expireInSeconds: 10 * 60, policy: 'stately' },
   // Order API webhooks: 8 retries, jittered and doubling from ~30 s (a few hours in all, like Shopify's 8 over 4 h).
@@ -63,6 +66,7 @@ export function stableJobId(queue: QueueName, key: string): string {
  */
 const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'slice-print-config': 1,
+  'slice-print-file': 1,
   'shop-sync': 4,
   'webhook-delivery': 32,
   'farm-tick': 1,

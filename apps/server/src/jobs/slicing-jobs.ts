@@ -1,7 +1,9 @@
 import type { SlicingScheduler } from '../modules/designs/design-service.ts';
 import type { DesignService } from '../modules/designs/design-service.ts';
-import type { Slicer } from '../modules/designs/slicer.ts';
-import { QUEUES, type JobQueue } from './job-queue.ts';
+import { SlicingRefusedError, type Slicer } from '../modules/designs/slicer.ts';
+import type { PrintFileRequest } from '../modules/production/farm-dispatcher.ts';
+import type { PrintJobRepository } from '../modules/production/print-job-repository.ts';
+import { QUEUES, stableJobId, type JobQueue } from './job-queue.ts';
 
 /** Exact slicing of a print configuration, as a job (at least once; runSlicing is idempotent). */
 export interface SlicePrintConfigJob {
@@ -21,4 +23,33 @@ export function slicingScheduler(queue: JobQueue | null, slicer: Slicer | null):
 
 export async function workSlicingJobs(queue: JobQueue, slicer: Slicer, designs: DesignService): Promise<void> {
   await queue.work<SlicePrintConfigJob>(QUEUES.slicePrintConfig, (job) => designs.runSlicing(slicer, job.configId, job.settingsVersion));
+}
+
+/**
+ * The print farm's files (docs/print-farm.md): a configuration sliced for one printer profile, asked
+ * for when a job first meets a printer of that profile. The job id is derived from the request, so
+ * asking twice queues it once.
+ */
+export function printFileScheduler(queue: JobQueue): { requestSlicing(request: PrintFileRequest): Promise<void> } {
+  return {
+    async requestSlicing(request) {
+      const key = `${request.configId}:${request.settingsVersion}:${request.profileKey}`;
+      await queue.send<PrintFileRequest>(QUEUES.slicePrintFile, request, { id: stableJobId(QUEUES.slicePrintFile, key) });
+    },
+  };
+}
+
+/** Slices a configuration for a printer profile and records the file (or PrusaSlicer's refusal) for the dispatcher. */
+export async function workPrintFileJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, jobs: PrintJobRepository): Promise<void> {
+  await queue.work<PrintFileRequest>(QUEUES.slicePrintFile, async (request) => {
+    const { configId, settingsVersion, profileKey } = request;
+    const gcodeKey = `gcode/${configId}-v${settingsVersion}-${profileKey}.gcode`;
+    try {
+      const sliced = await designs.slicePrintFile(slicer, configId, settingsVersion, request.printer, gcodeKey);
+      await jobs.finishPrintFile(configId, settingsVersion, profileKey, sliced ? { gcodeKey, ...sliced } : { error: 'The print configuration changed or was deleted meanwhile' });
+    } catch (error) {
+      if (!(error instanceof SlicingRefusedError)) throw error;
+      await jobs.finishPrintFile(configId, settingsVersion, profileKey, { error: error.message });
+    }
+  });
 }

@@ -29,11 +29,18 @@ export interface SliceSettings {
   densityGPerCm3: number;
 }
 
+/** The printer the G-code is for: its nozzle and bed replace the profile's (the part is centred on that bed). */
+export interface SlicePrinter {
+  nozzleMm: number;
+  bedMm: { x: number; y: number; z: number };
+}
+
 export interface SliceInput {
   /** A server-side path; the file is copied, never opened by the slicer in place. */
   modelPath: string;
   format: ModelFormat;
   settings: SliceSettings;
+  printer?: SlicePrinter;
   /** Where the per-job scratch directory and the returned G-code go; default os.tmpdir(). */
   scratchRoot?: string;
   /** Wall clock; default 180 s. The whole process group is killed at the limit. */
@@ -93,12 +100,18 @@ function validate(input: SliceInput): void {
   if (!(infillPercent >= 0 && infillPercent <= 100)) bad('infillPercent must be 0 to 100');
   if (!(densityGPerCm3 > 0.5 && densityGPerCm3 < 3)) bad('densityGPerCm3 must be between 0.5 and 3');
   if (!(filament in FILAMENT_TYPE)) bad(`filament ${String(filament)}`);
+  if (input.printer) {
+    const { nozzleMm, bedMm } = input.printer;
+    if (!(nozzleMm >= 0.1 && nozzleMm <= 2)) bad('nozzleMm must be 0.1 to 2');
+    if (![bedMm.x, bedMm.y, bedMm.z].every((v) => v >= 10 && v <= 2000)) bad('the bed must be 10 to 2000 mm on each axis');
+  }
   for (const [name, value] of [['timeoutMs', input.timeoutMs], ['memoryLimitBytes', input.memoryLimitBytes], ['cpuLimitSeconds', input.cpuLimitSeconds]] as const) {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) bad(`${name} must be a positive number`);
   }
 }
 
-function slicerArgs(scratch: Scratch, settings: SliceSettings): string[] {
+function slicerArgs(scratch: Scratch, settings: SliceSettings, printer: SlicePrinter | undefined): string[] {
+  const { x, y, z } = printer?.bedMm ?? { x: 0, y: 0, z: 0 };
   return [
     '--loglevel', '1',
     '--datadir', path.join(scratch.workDir, 'datadir'),
@@ -107,6 +120,9 @@ function slicerArgs(scratch: Scratch, settings: SliceSettings): string[] {
     '--fill-density', `${num(settings.infillPercent)}%`,
     '--filament-density', num(settings.densityGPerCm3),
     '--filament-type', FILAMENT_TYPE[settings.filament],
+    ...(printer
+      ? ['--nozzle-diameter', num(printer.nozzleMm), '--bed-shape', `0x0,${num(x)}x0,${num(x)}x${num(y)},0x${num(y)}`, '--max-print-height', num(z)]
+      : []),
     '--export-gcode',
     '--output', scratch.outFile,
     scratch.modelFile,
@@ -150,7 +166,7 @@ export async function sliceWithPrusaSlicer(input: SliceInput): Promise<SliceResu
     } catch (error) {
       throw new SlicerError('failed', `Could not prepare the slicing directory: ${(error as Error).message}`, { cause: error });
     }
-    const command = buildSandboxCommand({ command: slicer.path, args: slicerArgs(scratch, input.settings), workDir: scratch.workDir, limits, isolation: jobIsolation });
+    const command = buildSandboxCommand({ command: slicer.path, args: slicerArgs(scratch, input.settings, input.printer), workDir: scratch.workDir, limits, isolation: jobIsolation });
     const run = await runSandboxed(command, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
     const context = { scratchDir: scratch.dir, timeoutMs, cpuSeconds: limits.cpuSeconds, memoryLimitBytes: limits.addressSpaceBytes };
     if (run.timedOut || run.aborted || run.exitCode !== 0) throw classifyFailure(run, context);

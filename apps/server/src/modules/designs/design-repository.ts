@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, or, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { design, printConfiguration, storageReservation, user, type ProblemJson } from '../../db/schema.ts';
+import { design, printConfiguration, printFile, storageReservation, user, type ProblemJson } from '../../db/schema.ts';
 import { pageFrom } from '../../platform/keyset-cursor.ts';
 import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
 
@@ -37,6 +37,16 @@ async function lockedStorageUsage(tx: Transaction, ownerId: string, exceptId: st
 }
 
 /** Designs and their print configurations. Every read is scoped by owner unless it says otherwise. */
+/** Every G-code stored for these configurations: the quotes' own and the ones sliced for the farm's printers. */
+async function gcodeKeysOf(db: Pick<Database, 'select'>, configIds: readonly string[]): Promise<string[]> {
+  if (configIds.length === 0) return [];
+  const [quotes, printers] = await Promise.all([
+    db.select({ sliced: printConfiguration.sliced }).from(printConfiguration).where(inArray(printConfiguration.id, [...configIds])),
+    db.select({ key: printFile.gcodeKey }).from(printFile).where(inArray(printFile.printConfigId, [...configIds])),
+  ]);
+  return [...quotes.flatMap((c) => (c.sliced ? [c.sliced.gcodeKey] : [])), ...printers.flatMap((f) => (f.key ? [f.key] : []))];
+}
+
 export function createDesignRepository(db: Database) {
   async function withConfigs(rows: { design: DesignRow; ownerEmail: string }[]): Promise<DesignWithConfigs[]> {
     if (rows.length === 0) return [];
@@ -167,13 +177,14 @@ export function createDesignRepository(db: Database) {
       await db.update(design).set({ thumbnailKey: key }).where(eq(design.id, id));
     },
 
-    /** Deletes the row (its configurations cascade) and returns the storage keys to remove. */
+    /** Deletes the row (its configurations and their print files cascade) and returns the storage keys to remove. */
     async delete(id: string): Promise<{ storageKey: string; thumbnailKey: string | null; gcodeKeys: string[] } | undefined> {
       return db.transaction(async (tx) => {
-        const configs = await tx.select({ sliced: printConfiguration.sliced }).from(printConfiguration).where(eq(printConfiguration.designId, id));
+        const configs = await tx.select({ id: printConfiguration.id }).from(printConfiguration).where(eq(printConfiguration.designId, id));
+        const gcodeKeys = await gcodeKeysOf(tx, configs.map((c) => c.id));
         const [row] = await tx.delete(design).where(eq(design.id, id)).returning({ storageKey: design.storageKey, thumbnailKey: design.thumbnailKey });
         if (!row) return undefined;
-        return { ...row, gcodeKeys: configs.flatMap((c) => (c.sliced ? [c.sliced.gcodeKey] : [])) };
+        return { ...row, gcodeKeys };
       });
     },
 
@@ -219,8 +230,13 @@ export function createDesignRepository(db: Database) {
       return rows.length > 0;
     },
 
-    async deleteConfig(id: string): Promise<void> {
-      await db.delete(printConfiguration).where(eq(printConfiguration.id, id));
+    /** Deletes a configuration (its print files cascade) and returns the G-code keys to remove. */
+    async deleteConfig(id: string): Promise<string[]> {
+      return db.transaction(async (tx) => {
+        const gcodeKeys = await gcodeKeysOf(tx, [id]);
+        await tx.delete(printConfiguration).where(eq(printConfiguration.id, id));
+        return gcodeKeys;
+      });
     },
 
     async countConfigs(designId: string): Promise<number> {

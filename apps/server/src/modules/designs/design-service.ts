@@ -27,7 +27,7 @@ import type { DesignRepository, DesignWithConfigs, PrintConfigRow } from './desi
 import { FileTooLargeError, type FileStorage } from './file-storage.ts';
 import { ModelWorkError, type ModelWorker } from './model-worker.ts';
 import type { EstimateSettings } from './model-work.ts';
-import { SlicingRefusedError, type Slicer } from './slicer.ts';
+import { SlicingRefusedError, type Slicer, type SlicerPrinter } from './slicer.ts';
 
 /** Who acts: the signed-in user, and whether they are an admin (admins see every seller's designs). */
 export interface Actor {
@@ -481,7 +481,7 @@ export function createDesignService(deps: DesignServiceDeps) {
         throw new AppError('conflict', 'A design keeps at least one print configuration');
       }
       await refuseIfInUse({ printConfigId: configId }, 'print configuration');
-      await designs.deleteConfig(configId);
+      for (const key of await designs.deleteConfig(configId)) await storage.delete(key);
       await auditIfForOther(actor, config.ownerId, 'print-config.deleted-for-user', { configId, designId: config.designId });
     },
 
@@ -567,6 +567,44 @@ export function createDesignService(deps: DesignServiceDeps) {
     },
 
     countForOwner: designs.countForOwner,
+
+    /**
+     * Slices one configuration, as it is at `settingsVersion`, for a printer profile of the farm
+     * (its nozzle and bed) and stores the G-code at `gcodeKey`. Returns null when the configuration
+     * or its design is gone or its settings moved on; throws SlicingRefusedError when PrusaSlicer
+     * refuses the model for that printer (it does not fit, nothing to print).
+     */
+    async slicePrintFile(
+      slicer: Slicer,
+      configId: string,
+      settingsVersion: number,
+      printer: SlicerPrinter,
+      gcodeKey: string,
+    ): Promise<{ grams: number; printSeconds: number } | null> {
+      const config = await designs.findConfig(configId);
+      if (!config || config.settingsVersion !== settingsVersion) return null;
+      const item = await designs.find(config.designId);
+      if (!item) return null;
+      const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
+      const modelPath = path.join(scratch, `model.${item.design.format}`);
+      let gcodePath: string | undefined;
+      try {
+        await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
+        const filament = config.filament as EstimateSettings['filament'];
+        const result = await slicer.slice({
+          modelPath,
+          format: item.design.format as 'stl' | 'obj' | '3mf',
+          settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
+          printer,
+        });
+        gcodePath = result.gcodePath;
+        await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
+        return { grams: result.grams, printSeconds: result.printSeconds };
+      } finally {
+        if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
+        await fs.promises.rm(scratch, { recursive: true, force: true });
+      }
+    },
 
     /**
      * The slicing job: slices one configuration as it was at `settingsVersion` and stores the exact

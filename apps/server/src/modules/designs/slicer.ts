@@ -1,5 +1,11 @@
 import type { FilamentType } from '@layerline/contracts';
 
+/** A printer profile: the nozzle and the build volume G-code is made for (the print farm's printers). */
+export interface SlicerPrinter {
+  readonly nozzleMm: number;
+  readonly bedMm: { readonly x: number; readonly y: number; readonly z: number };
+}
+
 /** Exact slicing of a model file (port; the PrusaSlicer integration implements it). */
 export interface Slicer {
   readonly version: string;
@@ -7,6 +13,8 @@ export interface Slicer {
     modelPath: string;
     format: 'stl' | 'obj' | '3mf';
     settings: { layerHeightMm: number; infillPercent: number; filament: FilamentType; densityGPerCm3: number };
+    /** The printer the G-code is for (its nozzle and bed); absent: the quotes' profile (0.4 mm, 250 × 210 × 210 mm). */
+    printer?: SlicerPrinter;
   }): Promise<{ grams: number; printSeconds: number; gcodePath: string }>;
 }
 

@@ -1,6 +1,7 @@
 import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
 import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
+import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
 import { isTransientPrinterFailure, type PrinterDriverFactory, type PrintFile } from './printer-driver.ts';
@@ -23,13 +24,35 @@ export const printFileName = (jobId: string) => `layerline-${jobId}.gcode`;
 
 /** The seconds an upload may stay unsettled before the printer's status decides it. */
 const UPLOAD_SETTLE_MS = 120_000;
-/** An assigned job with nothing to wait for is started again by a tick after this long. */
-const ASSIGNED_RESTART_MS = 15_000;
 
 export interface FarmDispatcherOptions {
   /** FARM_AUTOPILOT: confirm beds, QC, spools and packing by itself after `delayMs`. */
   readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
   readonly now?: () => number;
+}
+
+/** What the dispatcher needs of the designs module and the job queue to get a job's file for a printer. */
+export interface FarmFiles {
+  /** The configuration's settings version now, or null when it was deleted. */
+  settingsVersion(configId: string): Promise<number | null>;
+  /** Queues the slicing of a configuration for a printer profile ('slice-print-file'). */
+  requestSlicing(request: PrintFileRequest): Promise<void>;
+}
+
+export interface PrintFileRequest {
+  readonly configId: string;
+  readonly settingsVersion: number;
+  readonly profileKey: string;
+  readonly printer: SlicerPrinter;
+}
+
+/** A printer's slicing profile: its nozzle and build volume, and the key its files are stored under. */
+export function printerProfileOf(row: Pick<PrinterRow, 'nozzleMm' | 'buildXMm' | 'buildYMm' | 'buildZMm'>): { key: string; printer: SlicerPrinter } {
+  const mm = (n: number) => String(Math.round(n * 1000) / 1000);
+  return {
+    key: `n${mm(row.nozzleMm)}-${mm(row.buildXMm)}x${mm(row.buildYMm)}x${mm(row.buildZMm)}`,
+    printer: { nozzleMm: row.nozzleMm, bedMm: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm } },
+  };
 }
 
 export interface TickReport {
@@ -146,6 +169,7 @@ export function createFarmDispatcher(deps: {
   printers: PrinterRepository;
   drivers: PrinterDriverFactory;
   storage: FileStorage;
+  files: FarmFiles;
   outcomes: JobOutcomes;
   options: FarmDispatcherOptions;
   log?: { error(obj: unknown, msg?: string): void };
@@ -157,12 +181,27 @@ export function createFarmDispatcher(deps: {
   const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
   const keptQueue = createKeptQueue(jobs, now);
 
-  const fileOf = async (job: PrintJobRow): Promise<PrintFile> => ({
-    fileName: printFileName(job.id),
-    bytes: job.fileKind === 'simulation' ? simulationFile(job) : await storage.readAll(job.fileKey!),
-    estimatedPrintSeconds: job.printSeconds,
-    ...(job.layerCount ? { layerCount: job.layerCount } : {}),
-  });
+  /**
+   * The file a job prints on a printer: a simulation file, or the configuration's G-code sliced for
+   * the printer's profile (nozzle and bed), asked for the first time a job of that configuration
+   * meets a printer of that profile. `wait`: it is being sliced; `refused`: PrusaSlicer refused it.
+   */
+  async function fileFor(job: PrintJobRow, row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { refused: string }> {
+    const base = { fileName: printFileName(job.id), estimatedPrintSeconds: job.printSeconds, ...(job.layerCount ? { layerCount: job.layerCount } : {}) };
+    if (job.fileKind === 'simulation') return { ready: { ...base, bytes: simulationFile(job) } };
+    const version = await deps.files.settingsVersion(job.printConfigId);
+    if (version === null) return { refused: `The print configuration of “${job.partName}” was deleted` };
+    const profile = printerProfileOf(row);
+    const file = await jobs.printFile(job.printConfigId, version, profile.key);
+    if (!file) {
+      if (await jobs.claimPrintFile(job.printConfigId, version, profile.key))
+        await deps.files.requestSlicing({ configId: job.printConfigId, settingsVersion: version, profileKey: profile.key, printer: profile.printer });
+      return { wait: true };
+    }
+    if (file.status === 'failed') return { refused: `PrusaSlicer could not slice “${job.partName}” for ${row.name}: ${file.error ?? 'no reason given'}` };
+    if (file.status !== 'done' || !file.gcodeKey) return { wait: true };
+    return { ready: { ...base, bytes: await storage.readAll(file.gcodeKey), estimatedPrintSeconds: file.printSeconds ?? job.printSeconds } };
+  }
 
   /** Back to the queue (nothing printed): the printer is let go, and the reason kept for the board. */
   async function requeue(job: PrintJobRow, from: 'assigned' | 'uploading', reason: string): Promise<void> {
@@ -253,16 +292,23 @@ export function createFarmDispatcher(deps: {
       await requeue(job, 'assigned', 'The printer was paused or retired before the job started');
       return false;
     }
-    const uploading = await jobs.move(job.id, 'assigned', 'uploading');
-    if (!uploading) return false;
-    let file: PrintFile;
+    let found: Awaited<ReturnType<typeof fileFor>>;
     try {
-      file = await fileOf(uploading);
+      found = await fileFor(job, row);
     } catch (error) {
       deps.log?.error({ err: error, jobId }, 'print file could not be read');
-      await requeue(uploading, 'uploading', 'The sliced file could not be read; it is made again');
+      await requeue(job, 'assigned', 'The sliced file could not be read; it is tried again');
       return false;
     }
+    if ('wait' in found) return false; // sliced for this printer meanwhile; the next tick tries again
+    if ('refused' in found) {
+      await requeue(job, 'assigned', found.refused);
+      await outcomes.moveOrder(job.orderId, ['accepted', 'in_production'], 'on_hold', `${found.refused}. Pin the job to another printer, or change the model or its settings, then release the order.`, { kind: 'system' });
+      return false;
+    }
+    const file = found.ready;
+    const uploading = await jobs.move(job.id, 'assigned', 'uploading');
+    if (!uploading) return false;
     const driver = driverOf(row);
     const uploaded = await driver.upload(file, { startPrint: true });
     if (!uploaded.ok) {
@@ -428,9 +474,9 @@ export function createFarmDispatcher(deps: {
         if (job.status === 'printing') await printerGone(job, reason);
         else await requeue(job, job.status as 'assigned' | 'uploading', reason);
       }
-      // Assigned jobs a killed tick never started (or whose spool is now loaded).
+      // Assigned jobs waiting for their printer's file, or that a killed tick never started.
       for (const { job } of onPrinters) {
-        if (job.status === 'assigned' && job.spoolChange === null && now() - (job.updatedAt.getTime()) > ASSIGNED_RESTART_MS)
+        if (job.status === 'assigned' && job.spoolChange === null && job.printerId !== null && live.has(job.printerId))
           await startJob(job.id);
       }
       if (options.autopilot.enabled) {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import {
   PRINT_JOB_ON_PRINTER,
   type PrintJobStatus,
@@ -9,6 +9,7 @@ import {
   order,
   orderItem,
   printConfiguration,
+  printFile,
   printJob,
   printer,
   product,
@@ -20,6 +21,7 @@ import {
 
 export type PrintJobRow = typeof printJob.$inferSelect;
 export type NewPrintJob = typeof printJob.$inferInsert;
+export type PrintFileRow = typeof printFile.$inferSelect;
 
 /** One part of one item of an order, with what the farm needs to print it. */
 export interface OrderPartRow {
@@ -182,7 +184,7 @@ export function createPrintJobRepository(db: Database) {
     async queueEntries(changedSince: Date | null): Promise<QueueEntryRow[]> {
       const placeable = and(
         eq(printJob.status, 'queued'),
-        isNotNull(printJob.fileKey),
+        isNotNull(printJob.fileKind),
         inArray(order.status, ['accepted', 'in_production']),
       );
       return db
@@ -224,24 +226,6 @@ export function createPrintJobRepository(db: Database) {
         .update(printJob)
         .set({ updatedAt: new Date() })
         .where(and(eq(printJob.orderId, orderId), eq(printJob.status, 'queued')));
-    },
-
-    /** Queued jobs still waiting for their file. */
-    async awaitingFile(limit: number): Promise<PrintJobRow[]> {
-      return db
-        .select()
-        .from(printJob)
-        .where(and(eq(printJob.status, 'queued'), isNull(printJob.fileKey)))
-        .orderBy(asc(printJob.seq))
-        .limit(limit);
-    },
-
-    async setFile(ids: readonly string[], fileKey: string, fileKind: 'sliced' | 'simulation', figures?: { grams: number; printSeconds: number }) {
-      if (ids.length === 0) return;
-      await db
-        .update(printJob)
-        .set({ fileKey, fileKind, ...(figures ?? {}), updatedAt: new Date() })
-        .where(and(inArray(printJob.id, [...ids]), isNull(printJob.fileKey)));
     },
 
     /** Jobs on a printer (assigned, uploading, printing), with names. */
@@ -450,6 +434,49 @@ export function createPrintJobRepository(db: Database) {
         )
         .orderBy(desc(order.updatedAt))
         .limit(limit);
+    },
+
+    /** A configuration's file for a printer profile, if it was asked for. */
+    async printFile(configId: string, settingsVersion: number, profileKey: string): Promise<PrintFileRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(printFile)
+        .where(
+          and(
+            eq(printFile.printConfigId, configId),
+            eq(printFile.settingsVersion, settingsVersion),
+            eq(printFile.profileKey, profileKey),
+          ),
+        );
+      return row;
+    },
+
+    /** Asks for a configuration's file for a printer profile; true when this call asked first (it queues the slicing). */
+    async claimPrintFile(configId: string, settingsVersion: number, profileKey: string): Promise<boolean> {
+      const rows = await db
+        .insert(printFile)
+        .values({ printConfigId: configId, settingsVersion, profileKey })
+        .onConflictDoNothing()
+        .returning({ id: printFile.id });
+      return rows.length === 1;
+    },
+
+    async finishPrintFile(
+      configId: string,
+      settingsVersion: number,
+      profileKey: string,
+      result: { gcodeKey: string; grams: number; printSeconds: number } | { error: string },
+    ): Promise<void> {
+      await db
+        .update(printFile)
+        .set({ ...('error' in result ? { status: 'failed', error: result.error } : { status: 'done', ...result }), updatedAt: new Date() })
+        .where(
+          and(
+            eq(printFile.printConfigId, configId),
+            eq(printFile.settingsVersion, settingsVersion),
+            eq(printFile.profileKey, profileKey),
+          ),
+        );
     },
 
     /** The item lines of orders with each variant's packaging (the pick list). */

@@ -14,33 +14,17 @@ import {
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
-import { priorityKey, unplaceable } from './dispatch-planner.ts';
+import { ANY_COLOUR, priorityKey, unplaceable, type PlannerPrinter } from './dispatch-planner.ts';
 import { plannerJobOf, plannerPrinterOf, type FarmDispatcher } from './farm-dispatcher.ts';
 import { latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
 import type { PackingSlipInput } from './packing-slip.ts';
 import type { JobWithNames, NewPrintJob, OrderPartRow, PrintJobRepository } from './print-job-repository.ts';
 import type { PrinterRepository } from './printer-repository.ts';
 
-/** The nozzle every sliced file is made for: the quotes' PrusaSlicer profile (0.4 mm). */
+/** The quotes' nozzle (their PrusaSlicer profile): a job's nozzle unless only another nozzle's printers can take it. */
 export const SLICED_NOZZLE_MM = 0.4;
 /** The board shows this many queued jobs (and says how many there are in all). */
 const BOARD_QUEUE_LIMIT = 200;
-
-/** What production needs of the designs module: a configuration's slicing, and asking for it. */
-export interface FarmSlicing {
-  /** Whether PrusaSlicer is installed: without it, jobs get simulation files (simulated printers only). */
-  readonly available: boolean;
-  findConfig(configId: string): Promise<
-    | {
-        settingsVersion: number;
-        slicingStatus: string;
-        slicingError: string | null;
-        sliced: { grams: number; printSeconds: number; gcodeKey: string } | null;
-      }
-    | undefined
-  >;
-  schedule(configId: string, settingsVersion: number): Promise<void>;
-}
 
 /** What the packing slip needs of the seller. */
 export interface FarmSellers {
@@ -66,19 +50,26 @@ export function createProductionService(deps: {
   orders: FarmOrders;
   outcomes: JobOutcomes;
   dispatcher: FarmDispatcher;
-  slicing: FarmSlicing;
+  /** Whether PrusaSlicer is installed: without it, jobs get simulation files (simulated printers only). */
+  slicerAvailable: boolean;
   sellers: FarmSellers;
   audit: AuditRepository;
   autopilot: boolean;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
-  const { jobs, printers, orders, outcomes, dispatcher, slicing, audit } = deps;
+  const { jobs, printers, orders, outcomes, dispatcher, audit } = deps;
 
-  /** A new job's file: the quote's G-code when it is sliced, a simulation file without a slicer, else none yet. */
-  function fileFor(config: OrderPartRow['config']): Pick<NewPrintJob, 'fileKey' | 'fileKind'> {
-    if (!slicing.available) return { fileKey: `simulation:${config.id}`, fileKind: 'simulation' };
-    if (config.sliced) return { fileKey: config.sliced.gcodeKey, fileKind: 'sliced' };
-    return { fileKey: null, fileKind: null };
+  /**
+   * The nozzle a new job is made for: the quotes' (0.4 mm) when a printer of the farm with it can take
+   * the part, else the nearest nozzle of the farm that can (a part only a 0.6 mm printer's bed fits).
+   * Its G-code is sliced for the printer it lands on (farm-dispatcher.ts, fileFor).
+   */
+  function nozzleFor(size: { x: number; y: number; z: number }, material: string, farm: readonly PlannerPrinter[]): number {
+    const nozzles = [...new Set(farm.map((p) => p.nozzleMm))].sort(
+      (a, b) => Math.abs(a - SLICED_NOZZLE_MM) - Math.abs(b - SLICED_NOZZLE_MM) || a - b,
+    );
+    const probe = { id: '', size, material, colour: ANY_COLOUR, printSeconds: 0, orderPlacedAt: 0, dueAt: null, sellerPriority: 0, rush: false, pinnedPrinterId: null };
+    return nozzles.find((nozzleMm) => unplaceable({ ...probe, nozzleMm }, farm) === null) ?? SLICED_NOZZLE_MM;
   }
 
   /**
@@ -101,6 +92,7 @@ export function createProductionService(deps: {
     const partsPerItem = new Map<string, number>();
     for (const part of parts) partsPerItem.set(part.itemId, (partsPerItem.get(part.itemId) ?? 0) + 1);
     const indexInItem = new Map<string, number>();
+    const farm = (await printers.list()).filter((row) => row.status !== 'retired').map((row) => plannerPrinterOf(row, false));
     const fresh: NewPrintJob[] = [];
     for (const part of parts) {
       const partIndex = indexInItem.get(part.itemId) ?? 0;
@@ -127,13 +119,15 @@ export function createProductionService(deps: {
           modelKey: part.design.storageKey,
           material: part.config.filament,
           colour: part.config.colour.toLowerCase(),
-          nozzleMm: SLICED_NOZZLE_MM,
+          nozzleMm: nozzleFor({ x, y, z }, part.config.filament, farm),
           sizeXMm: x,
           sizeYMm: y,
           sizeZMm: z,
           grams: figures.grams,
           printSeconds: figures.printSeconds,
-          ...fileFor(part.config),
+          // Sliced for each printer profile it meets (the dispatcher asks), or a simulation file without PrusaSlicer.
+          fileKind: deps.slicerAvailable ? 'sliced' : 'simulation',
+          fileKey: deps.slicerAvailable ? null : `simulation:${part.config.id}`,
           placedAt: current.placedAt,
         });
       }
@@ -143,7 +137,6 @@ export function createProductionService(deps: {
       await jobs.record({ kind: 'queued', jobId: job.id, orderId, actorKind: 'system', detail: `Queued ${job.partName} (copy ${job.copy}, attempt ${job.attempt})` });
     }
     // A farm with no printer yet holds nothing: the jobs wait on the board until printers are added.
-    const farm = (await printers.list()).map((row) => plannerPrinterOf(row, false));
     for (const job of farm.length > 0 ? created : []) {
       const reason = unplaceable(plannerJobOf(job), farm);
       if (reason) {
@@ -152,28 +145,6 @@ export function createProductionService(deps: {
       }
     }
     return created.length;
-  }
-
-  /** Jobs still waiting for their file get it once the configuration is sliced (or its order is held when it cannot be). */
-  async function refreshFiles(): Promise<void> {
-    const waiting = await jobs.awaitingFile(500);
-    const byConfig = Map.groupBy(waiting, (job) => job.printConfigId);
-    for (const [configId, group] of byConfig) {
-      const config = await slicing.findConfig(configId);
-      if (!config) continue;
-      if (config.sliced) {
-        await jobs.setFile(group.map((j) => j.id), config.sliced.gcodeKey, 'sliced', {
-          grams: config.sliced.grams,
-          printSeconds: config.sliced.printSeconds,
-        });
-      } else if (config.slicingStatus === 'failed') {
-        for (const orderId of new Set(group.map((j) => j.orderId))) {
-          await outcomes.moveOrder(orderId, ['accepted', 'in_production'], 'on_hold', `PrusaSlicer could not slice “${group[0]!.partName}”: ${config.slicingError ?? 'no reason given'}. Fix the model or its print settings, then release the order.`, { kind: 'system' });
-        }
-      } else if (config.slicingStatus === 'unavailable') {
-        await slicing.schedule(configId, config.settingsVersion);
-      }
-    }
   }
 
   function jobDto(row: JobWithNames): PrintJob {
@@ -200,7 +171,7 @@ export function createProductionService(deps: {
       printerId: job.printerId,
       printerName: row.printerName,
       pinnedPrinterId: job.pinnedPrinterId,
-      fileReady: job.fileKey !== null,
+      fileReady: job.fileKind !== null,
       spoolChange: job.spoolChange ?? null,
       progress: job.progress,
       secondsLeft: job.secondsLeft,
@@ -254,7 +225,6 @@ export function createProductionService(deps: {
 
   return {
     createJobsForOrder,
-    refreshFiles,
 
     /**
      * The orders module's announcements, a batch at a time (new orders are announced up to 50 at a

@@ -263,20 +263,34 @@ describe('the dispatcher on simulated printers', () => {
     await admin.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'test over' });
   });
 
-  it('holds an order whose part no printer of the farm can take, in words', async () => {
+  it('holds an order whose part no printer of the farm can take, in words; a part only a 0.6 mm printer fits is made for 0.6 mm', async () => {
     await emptyFarm();
     await addPrinter('Sim small', { size: 120 });
-    await addPrinter('Sim wide nozzle', { size: 300, nozzle: 0.6 });
+    await addPrinter('Sim wide nozzle', { size: 140, nozzle: 0.6 });
     const placed = await order('KIT');
     await t.context.orders.announcementsSettled();
     const held = await orderOf(placed.id);
     expect(held.status).toBe('on_hold');
-    expect(held.holdReason).toMatch(/0\.4 mm nozzle|everything this part needs/);
+    expect(held.holdReason).toMatch(/The part is 30 × 30 × 150 mm; the largest bed is/);
     expect(held.holdReason).toContain('Desk set / Kit');
     // Its jobs wait (they are kept for when the order is released), and nothing dispatches them.
     await tick();
     expect((await jobsOf(placed.id)).every((j) => j.status === 'queued')).toBe(true);
     await admin.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'test over' });
+
+    // A big printer with a 0.6 mm nozzle joins: the tall part is made for it, the small ones for 0.4 mm.
+    const big = await addPrinter('Sim big 0.6', { size: 300, nozzle: 0.6 });
+    const next = await order('KIT');
+    await t.context.orders.announcementsSettled();
+    expect((await orderOf(next.id)).status).toBe('accepted');
+    const jobs = await jobsOf(next.id);
+    expect(jobs.filter((j) => j.sizeZMm === 150).map((j) => j.nozzleMm)).toEqual([0.6]);
+    expect(jobs.filter((j) => j.sizeZMm === 20).every((j) => j.nozzleMm === 0.4)).toBe(true);
+    await admin.post(`/api/admin/production/printers/${big}/bed-clear`, {});
+    await tick();
+    expect((await jobsOf(next.id)).find((j) => j.sizeZMm === 150)).toMatchObject({ status: 'printing', printerId: big });
+    await admin.post(`/api/orders/${next.id}/status`, { to: 'cancelled', reason: 'test over' });
+    await t.context.orders.announcementsSettled();
   });
 
   it('never puts a job on two printers or two jobs on one printer when two dispatchers run at once', async () => {
@@ -383,7 +397,28 @@ describe('with PrusaSlicer installed', () => {
   let sliced: TestApp;
   afterAll(async () => sliced?.close());
 
-  it('waits for the quote’s G-code, then prints that file (not a simulation file)', async () => {
+  /** Ticks until the job prints (its printer's file is sliced meanwhile), failing after two minutes. */
+  async function tickUntilPrinting(jobId: string) {
+    const deadline = Date.now() + 120_000;
+    let job = (await sliced.context.printJobs.find(jobId))!;
+    while (job.status !== 'printing' && Date.now() < deadline) {
+      expect(['queued', 'assigned']).toContain(job.status);
+      await sliced.context.farmDispatcher.tick();
+      await new Promise((r) => setTimeout(r, 300));
+      job = (await sliced.context.printJobs.find(jobId))!;
+    }
+    expect(job.status).toBe('printing');
+    return job;
+  }
+
+  /** The G-code a configuration got for a printer profile. */
+  async function fileFor(configId: string, profileKey: string) {
+    const file = await sliced.context.printJobs.printFile(configId, 1, profileKey);
+    expect(file).toMatchObject({ status: 'done', gcodeKey: expect.stringMatching(/^gcode\//) });
+    return (await sliced.context.storage.readAll(file!.gcodeKey!)).toString('utf8');
+  }
+
+  it('slices each configuration for the printer it lands on (nozzle and bed), and sends that G-code', async () => {
     sliced = await startTestApp({ SLICING: 'auto', FARM_TICK_S: '300', FARM_AUTOPILOT: 'false', PRINTER_ALLOW_LOOPBACK: 'true' });
     expect(sliced.running.slicerAvailable).toBe(true);
     const [boss, maker] = await Promise.all([sliced.signUp({ role: 'admin' }), sliced.signUp({ role: 'beta' })]);
@@ -396,25 +431,14 @@ describe('with PrusaSlicer installed', () => {
     const placed = (await maker.post('/api/orders/manual', { items: [{ sku: 'ONE', quantity: 1 }], shippingAddress: ADDRESS })).body;
     await sliced.context.orders.announcementsSettled();
 
-    // The configuration is sliced by the job queue (it may be done already); until then the job is not dispatched.
-    const deadline = Date.now() + 120_000;
-    let job = (await sliced.context.printJobs.ofOrder(placed.id))[0]!;
-    while (job.fileKey === null && Date.now() < deadline) {
-      await sliced.context.farmDispatcher.tick();
-      expect((await sliced.context.printJobs.find(job.id))!.status).toBe('queued');
-      await new Promise((r) => setTimeout(r, 500));
-      await sliced.context.production.refreshFiles();
-      job = (await sliced.context.printJobs.find(job.id))!;
-    }
-    expect(job.fileKind).toBe('sliced');
-    const config = (await maker.get(`/api/designs/${design.id}`)).body.printConfigs[0];
-    expect(job.fileKey).toMatch(/^gcode\//);
-    // The job prints with the slicer's figures, as the quote does now.
-    expect(job.printSeconds).toBe(config.quote.printSeconds);
-    const gcode = (await sliced.context.storage.readAll(job.fileKey!)).toString('utf8');
-    expect(gcode).toMatch(/PrusaSlicer/);
-    await sliced.context.farmDispatcher.tick();
-    expect((await sliced.context.printJobs.find(job.id))!.status).toBe('printing');
+    const [queued] = await sliced.context.printJobs.ofOrder(placed.id);
+    expect(queued).toMatchObject({ fileKind: 'sliced', nozzleMm: 0.4 });
+    // Assigned to the printer, it waits while the configuration is sliced for that printer's profile.
+    const job = await tickUntilPrinting(queued!.id);
+    expect(job.printerId).toBe(printer.body.id);
+    const gcode = await fileFor(configId, 'n0.4-200x200x200');
+    expect(gcode).toMatch(/; bed_shape = 0x0,200x0,200x200,0x200/);
+    expect(gcode).toMatch(/; nozzle_diameter = 0.4/);
     expect((await boss.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'next: a real printer API' })).status).toBe(200);
     await sliced.context.orders.announcementsSettled();
     await boss.post(`/api/admin/printers/${printer.body.id}/retire`, {});
@@ -434,28 +458,30 @@ describe('with PrusaSlicer installed', () => {
       const second = (await maker.post('/api/orders/manual', { items: [{ sku: 'ONE', quantity: 1 }], shippingAddress: ADDRESS })).body;
       await sliced.context.orders.announcementsSettled();
       const tickOnce = () => sliced.context.farmDispatcher.tick();
-      await tickOnce();
-      const [onOcto] = await sliced.context.printJobs.ofOrder(second.id);
-      expect({ status: onOcto!.status, failureReason: onOcto!.failureReason, printerId: onOcto!.printerId }).toEqual({ status: "printing", failureReason: null, printerId: real.body.id });
-      // The file OctoPrint received is the job's G-code, under the job's name.
-      expect([...octo.files.keys()]).toEqual([`layerline-${onOcto!.id}.gcode`]);
-      expect(octo.files.get(`layerline-${onOcto!.id}.gcode`)!.equals(await sliced.context.storage.readAll(onOcto!.fileKey!))).toBe(true);
+      const [waiting] = await sliced.context.printJobs.ofOrder(second.id);
+      const onOcto = await tickUntilPrinting(waiting!.id);
+      expect(onOcto.printerId).toBe(real.body.id);
+      // The file OctoPrint received is the configuration sliced for its bed, under the job's name.
+      const octoGcode = await fileFor(configId, 'n0.4-250x210x220');
+      expect(octoGcode).toMatch(/; bed_shape = 0x0,250x0,250x210,0x210/);
+      expect([...octo.files.keys()]).toEqual([`layerline-${onOcto.id}.gcode`]);
+      expect(octo.files.get(`layerline-${onOcto.id}.gcode`)!.toString('utf8')).toBe(octoGcode);
       expect(octo.state).toBe('Printing');
 
       octo.advance(40);
       await tickOnce();
-      expect((await sliced.context.printJobs.find(onOcto!.id))!.progress).toBeCloseTo(0.4, 2);
+      expect((await sliced.context.printJobs.find(onOcto.id))!.progress).toBeCloseTo(0.4, 2);
       // A garbled answer: the connection is shown lost, the job stays printing, nothing is sent again.
       const uploads = octo.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/api/files/local').length;
       octo.faults.push('html', 'html', 'html');
       await tickOnce();
       const lost = (await boss.get('/api/admin/production/board')).body.printers.find((p: any) => p.id === real.body.id);
       expect(lost.connectionLost).toBe(true);
-      expect((await sliced.context.printJobs.find(onOcto!.id))!.status).toBe('printing');
+      expect((await sliced.context.printJobs.find(onOcto.id))!.status).toBe('printing');
       octo.faults.length = 0;
       octo.finish();
       await tickOnce();
-      expect((await sliced.context.printJobs.find(onOcto!.id))!.status).toBe('printed');
+      expect((await sliced.context.printJobs.find(onOcto.id))!.status).toBe('printed');
       expect(octo.requests.filter((r) => r.method === 'POST' && r.url.pathname === '/api/files/local').length).toBe(uploads);
       expect((await boss.get('/api/admin/production/board')).body.printers.find((p: any) => p.id === real.body.id).connectionLost).toBe(false);
     } finally {
