@@ -1,8 +1,8 @@
 import type { OrderStatus } from '@layerline/contracts';
 import type { MarketplaceOrder } from '../shops/connector.ts';
 import { canTransition, initialStatus, TransitionError } from './order-lifecycle.ts';
-import type { ActorKind, NewOrderEvent, OrderRepository } from './order-repository.ts';
-import { orderAddress, type CreatedOrder, type OrderService } from './order-service.ts';
+import type { ActorKind, InsertResult, NewOrder, NewOrderEvent, NewOrderItem, OrderRepository } from './order-repository.ts';
+import { orderAddress, productLabel, type CreatedOrder, type OrderService } from './order-service.ts';
 
 export interface IngestInput {
   readonly ownerId: string;
@@ -36,6 +36,13 @@ export interface IngestedOrder {
 
 export type OrderIngestion = ReturnType<typeof createOrderIngestion>;
 
+/** How a new order is stored: its status, hold reason and first events. */
+interface Plan {
+  readonly status: OrderStatus;
+  readonly holdReason: string | null;
+  readonly events: NewOrderEvent[];
+}
+
 /**
  * Takes in an order from any channel (marketplace sync, webhook, the order API, a manual order, the
  * sandbox). Idempotent on (channel, externalId): the unique index decides which of any number of
@@ -57,6 +64,56 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
     } catch (error) {
       if (!(error instanceof TransitionError)) throw error;
     }
+  }
+
+  /** The status, hold reason and first events of a new order whose `unmatched` SKUs match no variant. */
+  function plan(input: IngestInput, unmatched: readonly string[]): Plan {
+    const settled = initialStatus(unmatched);
+    const events: NewOrderEvent[] = [
+      { fromStatus: null, toStatus: 'received', actor: input.actor, reason: `Received from ${input.platform}` },
+      {
+        fromStatus: 'received',
+        toStatus: settled.status,
+        actor: input.actor,
+        reason: settled.holdReason ?? 'Every SKU matches a product variant',
+      },
+    ];
+    if (!input.order.cancelled) return { status: settled.status, holdReason: settled.holdReason, events };
+    events.push({ fromStatus: settled.status, toStatus: 'cancelled', actor: input.actor, reason: 'Cancelled on the marketplace' });
+    return { status: 'cancelled', holdReason: null, events };
+  }
+
+  function newOrderOf(input: IngestInput, planned: Plan): NewOrder {
+    const { order: incoming } = input;
+    return {
+      ownerId: input.ownerId,
+      shopId: input.shopId,
+      channel: input.channel,
+      platform: input.platform,
+      externalId: incoming.externalId,
+      status: planned.status,
+      holdReason: planned.holdReason,
+      customerName: incoming.customerName,
+      note: incoming.note ?? '',
+      shippingAddress: { ...incoming.shippingAddress },
+      currency: incoming.currency,
+      totalCents: incoming.totalCents,
+      placedAt: incoming.placedAt,
+    };
+  }
+
+  /** The items to store, with their variants when matched here (`matches`), else without. */
+  function itemsOf(input: IngestInput, matches: null): Omit<NewOrderItem, 'variantId'>[];
+  function itemsOf(input: IngestInput, matches: ReadonlyMap<string, { variantId: string }>): NewOrderItem[];
+  function itemsOf(input: IngestInput, matches: ReadonlyMap<string, { variantId: string }> | null): Omit<NewOrderItem, 'variantId'>[] | NewOrderItem[] {
+    return input.order.items.map((item) => ({
+      externalItemId: item.externalItemId,
+      sku: item.sku,
+      title: item.title,
+      quantity: item.quantity,
+      unitPriceCents: item.unitPriceCents,
+      ...(matches ? { variantId: matches.get(item.sku)?.variantId ?? null } : {}),
+    }));
   }
 
   /**
@@ -121,61 +178,24 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
     async ingest(input: IngestInput): Promise<IngestResult> {
       const { order: incoming } = input;
       const skus = incoming.items.map((item) => item.sku);
-      const matches = await orders.matchSkusLabelled(input.ownerId, input.shopId, skus);
-      const unmatched = [...new Set(skus.filter((sku) => !matches.has(sku)))];
-      const settled = initialStatus(unmatched);
-      const events: NewOrderEvent[] = [
-        {
-          fromStatus: null,
-          toStatus: 'received',
-          actor: input.actor,
-          reason: `Received from ${input.platform}`,
-        },
-        {
-          fromStatus: 'received',
-          toStatus: settled.status,
-          actor: input.actor,
-          reason: settled.holdReason ?? 'Every SKU matches a product variant',
-        },
-      ];
-      let status: OrderStatus = settled.status;
-      let holdReason = settled.holdReason;
-      if (incoming.cancelled) {
-        events.push({
-          fromStatus: settled.status,
-          toStatus: 'cancelled',
-          actor: input.actor,
-          reason: 'Cancelled on the marketplace',
-        });
-        status = 'cancelled';
-        holdReason = null;
+      // Most orders name only the seller's own variants: one statement finds them and stores the
+      // order as such an order is stored (accepted), or stores nothing when a SKU is not one of them.
+      // Then the SKUs are matched as before (variants, then listings linked by hand) and stored.
+      const everyMatched = plan(input, []);
+      const direct = await repository.insertIfEveryVariantMatches(newOrderOf(input, everyMatched), itemsOf(input, null), everyMatched.events);
+      let matches: Map<string, { variantId: string; label: string | null }>;
+      let planned: Plan;
+      let result: InsertResult;
+      if (direct.everyVariantMatched) {
+        matches = new Map(direct.variants.map((v) => [v.sku, { variantId: v.variantId, label: productLabel(v.productName, v.variantName) }]));
+        planned = everyMatched;
+        result = direct;
+      } else {
+        matches = await orders.matchSkusLabelled(input.ownerId, input.shopId, skus);
+        planned = plan(input, [...new Set(skus.filter((sku) => !matches.has(sku)))]);
+        result = await repository.insertIfNew(newOrderOf(input, planned), itemsOf(input, matches), planned.events);
       }
-      const result = await repository.insertIfNew(
-        {
-          ownerId: input.ownerId,
-          shopId: input.shopId,
-          channel: input.channel,
-          platform: input.platform,
-          externalId: incoming.externalId,
-          status,
-          holdReason,
-          customerName: incoming.customerName,
-          note: incoming.note ?? '',
-          shippingAddress: { ...incoming.shippingAddress },
-          currency: incoming.currency,
-          totalCents: incoming.totalCents,
-          placedAt: incoming.placedAt,
-        },
-        incoming.items.map((item) => ({
-          externalItemId: item.externalItemId,
-          sku: item.sku,
-          title: item.title,
-          quantity: item.quantity,
-          unitPriceCents: item.unitPriceCents,
-          variantId: matches.get(item.sku)?.variantId ?? null,
-        })),
-        events,
-      );
+      const { status, holdReason, events } = planned;
       const stored = result.created ? storedOrder(result, incoming.items, matches, status, holdReason, events) : undefined;
       if (result.announcementId) {
         // Only a newly created order has one; its subscribers hear of it right after this returns,

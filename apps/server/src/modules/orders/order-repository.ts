@@ -122,6 +122,56 @@ export function searchTextOf(newOrder: Pick<NewOrder, 'externalId' | 'customerNa
   return [newOrder.externalId, newOrder.customerName, ...items.flatMap((item) => [item.sku, item.title])].join('\n').toLowerCase();
 }
 
+/** What the insert statements answer: `orderId` and the rest only when the order was created. */
+interface InsertedRow {
+  everyVariantMatched: boolean;
+  variants: VariantOfSku[];
+  orderId: string | null;
+  announcementId: string | null;
+  createdAt: string | null;
+}
+
+/** A seller's product variant found by its SKU while storing an order. */
+export interface VariantOfSku {
+  readonly sku: string;
+  readonly variantId: string;
+  readonly productName: string;
+  readonly variantName: string;
+}
+
+/** What storing a new order answers (see insertIfNew). */
+export interface InsertResult {
+  orderId: string;
+  status: OrderStatus;
+  created: boolean;
+  announcementId: string | null;
+  /** When created: the order's created_at and each event's time (in the order given). */
+  createdAt?: Date;
+  eventTimes?: Date[];
+}
+
+/** The order's row, inserted when `condition` holds and (channel, external_id) is new. */
+const INSERT_ORDER_SQL = (condition: string) => `
+       INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
+                            shipping_address, currency, total_cents, placed_at, search_text)
+       SELECT $1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
+              $10::jsonb, $11::text, $12::int, $13::timestamptz, $14::text
+       WHERE ${condition}
+       ON CONFLICT (channel, external_id) DO NOTHING
+       RETURNING id`;
+
+/** An inserted order's first events ($16) and its announcement, as one change from nothing to the status it settled on. */
+const INSERT_EVENTS_AND_ANNOUNCEMENT_SQL = `events AS (
+       INSERT INTO order_event (order_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
+       SELECT inserted.id, e.from_status, e.to_status, e.actor_kind, e.actor_id, e.reason, e.created_at
+       FROM inserted, jsonb_to_recordset($16::jsonb)
+         AS e(from_status text, to_status text, actor_kind text, actor_id text, reason text, created_at timestamptz)
+     ), announced AS (
+       INSERT INTO order_outbox (order_id, from_status, to_status)
+       SELECT inserted.id, NULL, $6::text FROM inserted
+       RETURNING id, order_id
+     )`;
+
 /** Orders, their items and their status history. Only this file touches those tables. */
 export function createOrderRepository(db: Database, options: { searchWindow?: number } = {}) {
   const searchWindow = options.searchWindow ?? SEARCH_WINDOW;
@@ -132,37 +182,122 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
    * An order with its items, its first events and its announcement: one statement, so one round
    * trip and its own transaction (all or nothing). On a conflict the order's INSERT returns
    * nothing, so nothing else is written. Prepared once per connection: it runs for every order.
+   * `$1`–`$14` are the order's columns, `$15` its items and `$16` its events (insertParams).
    */
-  const insertOrder = namedStatement<{ orderId: string; announcementId: string; createdAt: string }>(
+  const insertOrder = namedStatement<InsertedRow>(
     db,
     'order_insert_if_new',
-    `WITH inserted AS (
-       INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
-                            shipping_address, currency, total_cents, placed_at, search_text)
-       VALUES ($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-               $10::jsonb, $11::text, $12::int, $13::timestamptz, $14::text)
-       ON CONFLICT (channel, external_id) DO NOTHING
-       RETURNING id
+    `WITH x AS (
+       SELECT * FROM jsonb_to_recordset($15::jsonb)
+         AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int, variant_id uuid)
+     ), inserted AS (${INSERT_ORDER_SQL('TRUE')}
      ), items AS (
        INSERT INTO order_item (order_id, external_item_id, sku, title, quantity, unit_price_cents, variant_id)
        SELECT inserted.id, x.external_item_id, x.sku, x.title, x.quantity, x.unit_price_cents, x.variant_id
-       FROM inserted, jsonb_to_recordset($15::jsonb)
-         AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int, variant_id uuid)
-     ), events AS (
-       INSERT INTO order_event (order_id, from_status, to_status, actor_kind, actor_id, reason, created_at)
-       SELECT inserted.id, x.from_status, x.to_status, x.actor_kind, x.actor_id, x.reason, x.created_at
-       FROM inserted, jsonb_to_recordset($16::jsonb)
-         AS x(from_status text, to_status text, actor_kind text, actor_id text, reason text, created_at timestamptz)
-     ), announced AS (
-       -- Announced as one change, from nothing to the status it settled on.
-       INSERT INTO order_outbox (order_id, from_status, to_status)
-       SELECT inserted.id, NULL, $6::text FROM inserted
-       RETURNING id, order_id
-     )
-     SELECT announced.order_id::text AS "orderId", announced.id::text AS "announcementId",
+       FROM inserted, x
+     ), ${INSERT_EVENTS_AND_ANNOUNCEMENT_SQL}
+     SELECT TRUE AS "everyVariantMatched", '[]'::json AS variants, announced.order_id::text AS "orderId",
+            announced.id::text AS "announcementId",
             to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
      FROM announced`,
   );
+
+  /**
+   * The same, but the items' variants are found here, by SKU among the seller's variants (as the
+   * products module's findVariantsBySkus does: an exact SKU, unique per seller), and the order is
+   * stored only if every item's SKU is one: the order's status and events are then those of an
+   * order whose every SKU matched. Otherwise nothing is written. Most orders take this path, so
+   * matching their SKUs costs no statement of its own. Always answers one row.
+   */
+  const insertOrderIfEveryVariantMatches = namedStatement<InsertedRow>(
+    db,
+    'order_insert_if_every_variant_matches',
+    `WITH x AS (
+       SELECT * FROM jsonb_to_recordset($15::jsonb)
+         AS x(external_item_id text, sku text, title text, quantity int, unit_price_cents int)
+     ), m AS (
+       SELECT v.sku, v.id AS variant_id, v.name AS variant_name, p.name AS product_name
+       FROM product_variant v JOIN product p ON p.id = v.product_id
+       WHERE v.owner_id = $1::text AND v.sku IN (SELECT x.sku FROM x)
+     ), ok AS (
+       SELECT NOT EXISTS (SELECT 1 FROM x WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.sku = x.sku)) AS every
+     ), inserted AS (${INSERT_ORDER_SQL('(SELECT every FROM ok)')}
+     ), items AS (
+       INSERT INTO order_item (order_id, external_item_id, sku, title, quantity, unit_price_cents, variant_id)
+       SELECT inserted.id, x.external_item_id, x.sku, x.title, x.quantity, x.unit_price_cents, m.variant_id
+       FROM inserted, x JOIN m ON m.sku = x.sku
+     ), ${INSERT_EVENTS_AND_ANNOUNCEMENT_SQL}
+     SELECT ok.every AS "everyVariantMatched",
+            (SELECT coalesce(json_agg(json_build_object('sku', m.sku, 'variantId', m.variant_id, 'variantName', m.variant_name,
+               'productName', m.product_name)), '[]'::json) FROM m) AS variants,
+            announced.order_id::text AS "orderId", announced.id::text AS "announcementId",
+            to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+     FROM ok LEFT JOIN announced ON true`,
+  );
+
+  /** The statements' parameters: the order's columns, its items and its events (with distinct, increasing times). */
+  function insertParams(o: NewOrder, items: readonly Omit<NewOrderItem, 'variantId'>[] | readonly NewOrderItem[], events: readonly NewOrderEvent[], base: number) {
+    const itemsJson = JSON.stringify(
+      items.map((item) => ({
+        external_item_id: item.externalItemId,
+        sku: item.sku,
+        title: item.title,
+        quantity: item.quantity,
+        unit_price_cents: item.unitPriceCents,
+        variant_id: 'variantId' in item ? item.variantId : null,
+      })),
+    );
+    // Distinct, increasing times keep the timeline in order even within one statement.
+    const eventsJson = JSON.stringify(
+      events.map((event, index) => ({
+        from_status: event.fromStatus,
+        to_status: event.toStatus,
+        actor_kind: event.actor.kind,
+        actor_id: event.actor.id,
+        reason: event.reason,
+        created_at: new Date(base + index).toISOString(),
+      })),
+    );
+    return [
+      o.ownerId,
+      o.shopId,
+      o.channel,
+      o.platform,
+      o.externalId,
+      o.status,
+      o.holdReason,
+      o.customerName,
+      o.note,
+      JSON.stringify(o.shippingAddress),
+      o.currency,
+      o.totalCents,
+      o.placedAt.toISOString(),
+      searchTextOf(o, items),
+      itemsJson,
+      eventsJson,
+    ];
+  }
+
+  /** What either insert answers: created (with its times), or the order that was already there. */
+  async function settle(o: NewOrder, events: readonly NewOrderEvent[], base: number, created: InsertedRow | undefined): Promise<InsertResult> {
+    if (created?.orderId && created.announcementId && created.createdAt) {
+      return {
+        orderId: created.orderId,
+        status: o.status,
+        created: true,
+        announcementId: created.announcementId,
+        // created_at and updated_at default to now(): the statement's own time.
+        createdAt: new Date(created.createdAt),
+        eventTimes: events.map((_, index) => new Date(base + index)),
+      };
+    }
+    const [existing] = await db
+      .select({ id: order.id, status: order.status })
+      .from(order)
+      .where(and(eq(order.channel, o.channel), eq(order.externalId, o.externalId)));
+    if (!existing) throw new Error('order conflict without an existing row');
+    return { orderId: existing.id, status: existing.status as OrderStatus, created: false, announcementId: null };
+  }
 
   /** Sellers whose email matches an admin's search (a small table; at most 100 of them). */
   async function ownersMatching(pattern: string): Promise<string[]> {
@@ -211,78 +346,29 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
      * (channel, externalId): when the order is already there (or another delivery of it is being
      * stored right now) nothing is written and the existing order is returned.
      */
-    async insertIfNew(
-      newOrder: NewOrder,
-      items: readonly NewOrderItem[],
-      events: readonly NewOrderEvent[],
-    ): Promise<{
-      orderId: string;
-      status: OrderStatus;
-      created: boolean;
-      announcementId: string | null;
-      /** When created: the order's created_at and each event's time (in the order given). */
-      createdAt?: Date;
-      eventTimes?: Date[];
-    }> {
+    async insertIfNew(newOrder: NewOrder, items: readonly NewOrderItem[], events: readonly NewOrderEvent[]): Promise<InsertResult> {
       // One statement (insertOrder); on a conflict the stored order is read back.
       const base = Date.now();
-      const itemsJson = JSON.stringify(
-        items.map((item) => ({
-          external_item_id: item.externalItemId,
-          sku: item.sku,
-          title: item.title,
-          quantity: item.quantity,
-          unit_price_cents: item.unitPriceCents,
-          variant_id: item.variantId,
-        })),
-      );
-      // Distinct, increasing times keep the timeline in order even within one statement.
-      const eventsJson = JSON.stringify(
-        events.map((event, index) => ({
-          from_status: event.fromStatus,
-          to_status: event.toStatus,
-          actor_kind: event.actor.kind,
-          actor_id: event.actor.id,
-          reason: event.reason,
-          created_at: new Date(base + index).toISOString(),
-        })),
-      );
-      const o = newOrder;
-      const [created] = await insertOrder([
-        o.ownerId,
-        o.shopId,
-        o.channel,
-        o.platform,
-        o.externalId,
-        o.status,
-        o.holdReason,
-        o.customerName,
-        o.note,
-        JSON.stringify(o.shippingAddress),
-        o.currency,
-        o.totalCents,
-        o.placedAt.toISOString(),
-        searchTextOf(o, items),
-        itemsJson,
-        eventsJson,
-      ]);
-      if (created) {
-        return {
-          orderId: created.orderId,
-          status: o.status,
-          created: true,
-          announcementId: created.announcementId,
-          // created_at and updated_at default to now(): the statement's own time.
-          createdAt: new Date(created.createdAt),
-          eventTimes: events.map((_, index) => new Date(base + index)),
-        };
-      }
-      const [existing] = await db
-        .select({ id: order.id, status: order.status })
-        .from(order)
-        .where(and(eq(order.channel, o.channel), eq(order.externalId, o.externalId)));
-      if (!existing) throw new Error('order conflict without an existing row');
-      return { orderId: existing.id, status: existing.status as OrderStatus, created: false, announcementId: null };
+      const [created] = await insertOrder(insertParams(newOrder, items, events, base));
+      return settle(newOrder, events, base, created);
+    },
+
+    /**
+     * insertIfNew for an order whose items' variants are not looked up yet: in one statement, stores
+     * it (as given: the status and events of an order whose every SKU matched) only if every item's
+     * SKU is one of the seller's product variants, with those variants. `everyVariantMatched: false`
+     * when one is not: nothing was written, and the caller matches the SKUs its own way (listings
+     * too) and calls insertIfNew. Idempotent like insertIfNew.
+     */
+    async insertIfEveryVariantMatches(
+      newOrder: NewOrder,
+      items: readonly Omit<NewOrderItem, 'variantId'>[],
+      events: readonly NewOrderEvent[],
+    ): Promise<{ everyVariantMatched: false } | (InsertResult & { everyVariantMatched: true; variants: VariantOfSku[] })> {
+      const base = Date.now();
+      const [row] = await insertOrderIfEveryVariantMatches(insertParams(newOrder, items, events, base));
+      if (!row?.everyVariantMatched) return { everyVariantMatched: false };
+      return { everyVariantMatched: true, variants: row.variants, ...(await settle(newOrder, events, base, row)) };
     },
 
     async findByChannel(channel: string, externalId: string): Promise<OrderRow | undefined> {
