@@ -208,6 +208,38 @@ export function createDesignService(deps: DesignServiceDeps) {
     return modelWork(design.fileName, () => worker.estimate(design.ownerId, design.storageKey, loader(design.storageKey), design.fileName, settings));
   }
 
+  /**
+   * Slices a configuration's model (for a printer of the farm, or with the quotes' profile) in a
+   * scratch directory and stores the G-code at `gcodeKey`; the scratch is removed whatever happens.
+   */
+  async function sliceInto(
+    slicer: Slicer,
+    config: PrintConfigRow,
+    item: DesignWithConfigs,
+    gcodeKey: string,
+    printer?: SlicerPrinter,
+  ): Promise<{ grams: number; printSeconds: number }> {
+    const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
+    const modelPath = path.join(scratch, `model.${item.design.format}`);
+    let gcodePath: string | undefined;
+    try {
+      await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
+      const filament = config.filament as EstimateSettings['filament'];
+      const result = await slicer.slice({
+        modelPath,
+        format: item.design.format as 'stl' | 'obj' | '3mf',
+        settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
+        ...(printer ? { printer } : {}),
+      });
+      gcodePath = result.gcodePath;
+      await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
+      return { grams: result.grams, printSeconds: result.printSeconds };
+    } finally {
+      if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
+      await fs.promises.rm(scratch, { recursive: true, force: true });
+    }
+  }
+
   async function scheduleSlicing(configId: string, settingsVersion: number): Promise<void> {
     if (!slicing.available) return;
     await designs.recordSlicing(configId, settingsVersion, { status: 'queued', error: null });
@@ -585,25 +617,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       if (!config || config.settingsVersion !== settingsVersion) return null;
       const item = await designs.find(config.designId);
       if (!item) return null;
-      const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
-      const modelPath = path.join(scratch, `model.${item.design.format}`);
-      let gcodePath: string | undefined;
-      try {
-        await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
-        const filament = config.filament as EstimateSettings['filament'];
-        const result = await slicer.slice({
-          modelPath,
-          format: item.design.format as 'stl' | 'obj' | '3mf',
-          settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
-          printer,
-        });
-        gcodePath = result.gcodePath;
-        await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
-        return { grams: result.grams, printSeconds: result.printSeconds };
-      } finally {
-        if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
-        await fs.promises.rm(scratch, { recursive: true, force: true });
-      }
+      return sliceInto(slicer, config, item, gcodeKey, printer);
     },
 
     /**
@@ -617,20 +631,9 @@ export function createDesignService(deps: DesignServiceDeps) {
       const item = await designs.find(config.designId);
       if (!item) return;
       await designs.recordSlicing(configId, settingsVersion, { status: 'running', error: null });
-      const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
-      const modelPath = path.join(scratch, `model.${item.design.format}`);
-      let gcodePath: string | undefined;
+      const gcodeKey = `gcode/${configId}-v${settingsVersion}.gcode`;
       try {
-        await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
-        const filament = config.filament as EstimateSettings['filament'];
-        const result = await slicer.slice({
-          modelPath,
-          format: item.design.format as 'stl' | 'obj' | '3mf',
-          settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
-        });
-        gcodePath = result.gcodePath;
-        const gcodeKey = `gcode/${configId}-v${settingsVersion}.gcode`;
-        await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
+        const result = await sliceInto(slicer, config, item, gcodeKey);
         const stored = await designs.recordSlicing(configId, settingsVersion, {
           status: 'done',
           error: null,
@@ -644,9 +647,6 @@ export function createDesignService(deps: DesignServiceDeps) {
         }
         await designs.recordSlicing(configId, settingsVersion, { status: 'queued', error: 'Slicing will be retried' });
         throw error;
-      } finally {
-        if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
-        await fs.promises.rm(scratch, { recursive: true, force: true });
       }
     },
   };
