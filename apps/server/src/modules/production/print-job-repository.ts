@@ -392,11 +392,6 @@ export function createPrintJobRepository(db: Database) {
       });
     },
 
-    async eventsOf(filter: { jobId?: string; orderId?: string }) {
-      const where = filter.jobId ? eq(productionEvent.jobId, filter.jobId) : eq(productionEvent.orderId, filter.orderId!);
-      return db.select().from(productionEvent).where(where).orderBy(desc(productionEvent.createdAt));
-    },
-
     /** Orders printed and not yet packed, oldest first. */
     async ordersAwaitingPacking(limit: number) {
       return db
@@ -495,11 +490,6 @@ export function createPrintJobRepository(db: Database) {
         .leftJoin(productVariant, eq(productVariant.id, orderItem.variantId))
         .where(inArray(orderItem.orderId, [...orderIds]))
         .orderBy(asc(orderItem.id));
-    },
-
-    /** A printer's last start, for staggered starts. */
-    async markPrinterStarted(printerId: string, at: Date): Promise<void> {
-      await db.update(printer).set({ lastStartedAt: at }).where(eq(printer.id, printerId));
     },
 
     /** The bed is clear (confirmed by a person or the autopilot), or needs clearing after a print. */
