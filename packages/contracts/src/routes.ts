@@ -21,6 +21,7 @@ export const ROUTES = [
   { path: '/3d-design-handling-policy', title: '3D Design Handling Policy', access: 'public' },
   { path: '/under-construction', title: 'Under Construction', access: 'public' },
   { path: '/shippo-oauth-redirect', title: 'Connecting Shippo', access: 'public' },
+  { path: '/tracking/:trackingNumber', title: 'Track a Parcel', access: 'public' },
   { path: '/login', title: 'Login', access: 'logged-out-only' },
   { path: '/register', title: 'Register', access: 'logged-out-only' },
   { path: '/get-started', title: 'Get Started', access: 'logged-out-only' },

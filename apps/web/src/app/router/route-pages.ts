@@ -24,6 +24,7 @@ export const ROUTE_PAGES = {
   '/shippo-oauth-redirect': lazy(
     () => import('../../routes/public/shippo-oauth-redirect/ShippoOAuthRedirectPage.tsx'),
   ),
+  '/tracking/:trackingNumber': lazy(() => import('../../routes/public/tracking/TrackingPage.tsx')),
 
   '/login': lazy(() => import('../../routes/auth/login/LoginPage.tsx')),
   '/register': lazy(() => import('../../routes/auth/register/RegisterPage.tsx')),

@@ -7,6 +7,7 @@ import { OrderApiCredentialsSection } from './OrderApiCredentialsSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { ProfileSection } from './ProfileSection.tsx';
 import { ReturnAddressSection } from './ReturnAddressSection.tsx';
+import { ShippingSection } from './ShippingSection.tsx';
 
 export default function AccountSettingsPage() {
   const { user, isBetaTester, isAdmin } = useAuth();
@@ -20,6 +21,7 @@ export default function AccountSettingsPage() {
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
         <ProfileSection me={user} />
         <ReturnAddressSection me={user} />
+        <ShippingSection />
         <EmailSection me={user} />
         <PasswordSection />
         {/* Beta testers manage these on /connect-store; anyone else may still hold some to revoke. */}
