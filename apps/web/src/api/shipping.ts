@@ -356,3 +356,31 @@ export function useTracking(trackingNumber: string) {
     retry: false,
   });
 }
+
+/* ---------- Words ---------- */
+
+export const SHIPMENT_STATUS_LABELS: Readonly<Record<Shipment['status'], string>> = {
+  purchasing: 'Buying the label',
+  purchased: 'Label bought',
+  in_transit: 'In transit',
+  delivered: 'Delivered',
+  voided: 'Voided',
+  failed: 'Failed',
+};
+
+export const WRITEBACK_LABELS: Readonly<Record<Shipment['writeback'], string>> = {
+  none: 'No marketplace to tell',
+  pending: 'Sending the tracking to the marketplace',
+  sent: 'The marketplace has the tracking',
+  failed: 'The tracking could not be sent to the marketplace',
+};
+
+/** A label that still counts (not voided, not failed). */
+export const isLiveShipment = (shipment: Shipment): boolean =>
+  shipment.status !== 'voided' && shipment.status !== 'failed';
+
+/** "$4.25". */
+export function formatMoney(cents: number | null, currency: string): string {
+  if (cents === null) return '—';
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency || 'USD' }).format(cents / 100);
+}

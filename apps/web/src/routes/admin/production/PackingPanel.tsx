@@ -17,7 +17,7 @@ import type { PackingOrder } from '@layerline/contracts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { packingSlipUrl, usePackOrder } from '../../../api/production.ts';
 
-function PackingCard({ order }: { order: PackingOrder }) {
+function PackingCard({ order, onPacked }: { order: PackingOrder; onPacked?(orderId: string): void }) {
   const pack = usePackOrder();
   const { showToast } = useToast();
   const [message, setMessage] = useState('');
@@ -26,7 +26,10 @@ function PackingCard({ order }: { order: PackingOrder }) {
     pack.mutate(
       { orderId: order.orderId, input: { message } },
       {
-        onSuccess: () => showToast(`Order ${order.orderNumber} packed`),
+        onSuccess: () => {
+          showToast(`Order ${order.orderNumber} packed`);
+          onPacked?.(order.orderId);
+        },
         onError: (error) => showToast(error.message, 'error'),
       },
     );
@@ -109,13 +112,16 @@ function PackingCard({ order }: { order: PackingOrder }) {
   );
 }
 
-/** Orders printed in full, waiting to be packed: the pick list, the slip and the confirmation. */
-export function PackingPanel({ orders }: { orders: PackingOrder[] }) {
+/**
+ * Orders printed in full, waiting to be packed: the pick list, the slip and the confirmation.
+ * `onPacked` hears each order confirmed packed (its shipping step opens next).
+ */
+export function PackingPanel({ orders, onPacked }: { orders: PackingOrder[]; onPacked?(orderId: string): void }) {
   if (orders.length === 0) return <Alert severity="info">Nothing to pack.</Alert>;
   return (
     <Stack spacing={1.5}>
       {orders.map((order) => (
-        <PackingCard key={order.orderId} order={order} />
+        <PackingCard key={order.orderId} order={order} onPacked={onPacked} />
       ))}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -31,6 +31,8 @@ import { PackingPanel } from './PackingPanel.tsx';
 import { PrinterCard } from './PrinterCard.tsx';
 import { QcPanel } from './QcPanel.tsx';
 import { QueueTable } from './QueueTable.tsx';
+import { ShippingReadyPanel } from './ShippingReadyPanel.tsx';
+import { ShippingWritebacksPanel } from './ShippingWritebacksPanel.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
 import {
   attemptLabel,
@@ -179,6 +181,19 @@ export default function ProductionPage() {
   const confirmBed = useConfirmBedClear();
   const { showToast } = useToast();
   const data = board.data;
+  // Orders whose shipping panel is open: one just packed opens by itself.
+  const [shippingOpen, setShippingOpen] = useState<string[]>([]);
+  const openShipping = useCallback(
+    (orderId: string) => setShippingOpen((current) => (current.includes(orderId) ? current : [...current, orderId])),
+    [],
+  );
+  const toggleShipping = useCallback(
+    (orderId: string) =>
+      setShippingOpen((current) =>
+        current.includes(orderId) ? current.filter((id) => id !== orderId) : [...current, orderId],
+      ),
+    [],
+  );
 
   // Every spool the farm knows (loaded or waiting beside a printer), to paint a colour name's swatch.
   const spools = useMemo(
@@ -277,11 +292,19 @@ export default function ProductionPage() {
           </Section>
 
           <Section title="Packing" count={data.awaitingPacking.length} testId="board-packing">
-            <PackingPanel orders={data.awaitingPacking} />
+            <PackingPanel orders={data.awaitingPacking} onPacked={openShipping} />
+          </Section>
+
+          <Section title="Ready to ship" testId="board-shipping">
+            <ShippingReadyPanel open={shippingOpen} onToggle={toggleShipping} />
           </Section>
 
           <Section title="On hold" count={data.onHold.length} testId="board-on-hold">
             <OnHold orders={data.onHold} />
+          </Section>
+
+          <Section title="Tracking write-backs that failed" testId="board-writebacks">
+            <ShippingWritebacksPanel />
           </Section>
         </Stack>
       ) : null}

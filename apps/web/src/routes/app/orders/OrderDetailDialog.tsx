@@ -28,6 +28,7 @@ import {
 import { useChangeOrderStatus, useOrder } from '../../../api/orders.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
+import { OrderShipments } from './OrderShipments.tsx';
 
 /** What an admin may move an order to from each status (mirrors the server's lifecycle table). */
 const NEXT: Record<OrderStatus, OrderStatus[]> = {
@@ -167,6 +168,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
         </TableBody>
       </Table>
       {order.production ? <ProductionProgress production={order.production} /> : null}
+      <OrderShipments shipments={order.shipments ?? []} />
       <Divider sx={{ mb: 2 }} />
       <Typography variant="overline">Timeline</Typography>
       <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="order-timeline">
