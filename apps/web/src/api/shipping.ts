@@ -289,9 +289,8 @@ export function useRetryWriteback() {
 export function useShippingProfiles() {
   return useQuery({
     queryKey: shippingKeys.profiles,
-    queryFn: () => apiFetch<ShippingProfile[] | { items: ShippingProfile[] }>('/api/admin/shipping-profiles'),
-    // The list answer is the profiles; tolerate an `{ items }` envelope too.
-    select: (answer) => (Array.isArray(answer) ? answer : answer.items),
+    queryFn: () => apiFetch<{ items: ShippingProfile[] }>('/api/admin/shipping-profiles'),
+    select: (answer) => answer.items,
   });
 }
 
@@ -320,7 +319,7 @@ export function useDeleteShippingProfile() {
 export function useAssignShippingProfile() {
   return useShippingMutation(async ({ profileId, seller }: { profileId: string | null; seller: string }) => {
     const targetUserId = await resolveSeller(seller);
-    return apiFetch<ShippingProfile>('/api/admin/shipping-profiles/assign', {
+    return apiFetch<ShippingSettings>('/api/admin/shipping-profiles/assign', {
       method: 'POST',
       json: { profileId, targetUserId },
     });

@@ -37,9 +37,14 @@ function parcelLine(parcel: ParcelPlan): string {
   return `${parcel.name}, ${parcel.lengthMm}×${parcel.widthMm}×${parcel.heightMm} mm, ${grams(parcel.weightGrams)}, ${parcel.partCount} part${parcel.partCount === 1 ? '' : 's'}`;
 }
 
-/** Whether the order still needs labels: packed, and some parcel has no live label. */
+/** The words that start a hold the shipping step put on an order (buying again releases it). */
+const SHIPPING_HOLD_PREFIX = 'Shipping:';
+const shippingHold = (order: Order): boolean =>
+  order.status === 'on_hold' && (order.holdReason ?? '').startsWith(SHIPPING_HOLD_PREFIX);
+
+/** Whether the order still needs labels: packed (or held by shipping), and some parcel has no live label. */
 function needsLabels(order: Order): boolean {
-  if (order.status !== 'packed') return false;
+  if (order.status !== 'packed' && !shippingHold(order)) return false;
   const live = order.shipments.filter(isLiveShipment);
   if (live.length === 0) return true;
   const parcelCount = Math.max(...live.map((s) => s.parcelCount));
@@ -61,8 +66,15 @@ export function ShippingLabelPanel({ orderId }: { orderId: string }) {
         <Stack spacing={1.5}>
           {data.status === 'on_hold' ? (
             <Alert severity="warning" data-testid="shipping-hold">
-              On hold{data.holdReason ? `: ${data.holdReason}` : ''}. Release the order on All orders once the cause is
-              fixed, then buy the label here.
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                On hold
+              </Typography>
+              {data.holdReason ?? 'No reason was given.'}
+              <Typography variant="body2" sx={{ mt: 0.5 }}>
+                {shippingHold(data)
+                  ? 'Once the cause is fixed, buy the label again below: that releases the hold.'
+                  : 'Release the order on All orders once the cause is fixed.'}
+              </Typography>
             </Alert>
           ) : null}
           {data.shipments.length > 0 ? <LabelList shipments={data.shipments} /> : null}
@@ -137,7 +149,7 @@ function RatesAndBuy({ order }: { order: Order }) {
           );
           setChosen({});
         },
-        // Said here too: an address the carrier rejects puts the order on hold, which closes this form.
+        // Also as a toast: the order may have gone on hold meanwhile (its reason shows above).
         onError: (error) => showToast(`The label was not bought: ${error.message}`, 'error'),
         onSettled: () => {
           inFlight.current = false;
@@ -174,9 +186,7 @@ function RatesAndBuy({ order }: { order: Order }) {
         <Button variant="contained" onClick={purchase} disabled={buy.isPending || !complete}>
           {buy.isPending
             ? 'Buying…'
-            : data.parcels.length > 1
-              ? `Buy ${data.parcels.length} labels`
-              : 'Buy label'}
+            : `Buy ${data.parcels.length > 1 ? `${data.parcels.length} labels` : 'label'}${order.status === 'on_hold' ? ' again' : ''}`}
         </Button>
         {complete && total > 0 ? (
           <Typography variant="body2" color="text.secondary">
