@@ -45,6 +45,8 @@ import { createPrintJobRepository } from './modules/production/print-job-reposit
 import { createJobOutcomes } from './modules/production/job-outcomes.ts';
 import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
 import { createProductionService } from './modules/production/production-service.ts';
+import { createFulfillmentRepository } from './modules/fulfillment/fulfillment-repository.ts';
+import { createFulfillmentService } from './modules/fulfillment/fulfillment-service.ts';
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -201,6 +203,8 @@ export function createAppContext(
     audit,
     autopilot: config.farm.autopilot,
   });
+  // fulfilment history (issue 12): reads the records the shipping module writes; admins record shipments by hand.
+  const fulfillment = createFulfillmentService({ repository: createFulfillmentRepository(db), audit });
   // New orders are announced in batches: the farm reads the parts of a whole batch in one query.
   orders.onStatusChanges((events) => production.onOrderStatusChanges(events));
   const publicConfig: PublicConfig = {
@@ -251,6 +255,7 @@ export function createAppContext(
     printJobs,
     farmDispatcher,
     production,
+    fulfillment,
     /** The designs module's BuildVolumes port, answered from the farm. */
     buildVolumes,
     /** The model worker pool (its stats are read by tests and the bench). */

@@ -25,6 +25,7 @@ import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
 import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
 import { registerProductionRoutes } from '../modules/production/production-routes.ts';
+import { registerFulfillmentRoutes } from '../modules/fulfillment/fulfillment-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -154,6 +155,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     webhookDeliveries: context.webhookDeliveries,
   });
   registerProductRoutes(app, { products: context.products });
+  registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, config.webDistDir);

@@ -202,6 +202,19 @@ const MATRIX: readonly Entry[] = [
     sample: (fx) => ({ url: '/api/orders/manual', body: { items: [{ sku: fx.sku, quantity: 1 }], shippingAddress: ADDRESS } }),
   },
 
+  // ── fulfilment history: a seller's own, an admin's everyone's (sellerId filters; a seller naming another is 403) ──
+  { method: 'GET', url: '/api/fulfillment-history', access: 'signed-in', sample: () => ({ url: '/api/fulfillment-history' }) },
+  { method: 'GET', url: '/api/fulfillment-history/user', access: 'signed-in', sample: () => ({ url: '/api/fulfillment-history/user' }) },
+  { method: 'GET', url: '/api/fulfillment-history/monthly', access: 'signed-in', sample: () => ({ url: '/api/fulfillment-history/monthly' }) },
+  { method: 'GET', url: '/api/fulfillment-history/export.csv', access: 'signed-in', sample: () => ({ url: '/api/fulfillment-history/export.csv' }) },
+  {
+    // createFulfillmentHistoryRecord: an admin records a shipment for the seller named by targetUserId.
+    method: 'POST', url: '/api/admin/fulfillment-history', access: 'admin', targetUserId: 'body',
+    // refuseForeignTarget (http/viewer.ts) answers 403 to a signed-out caller naming anyone, before the route can say 401.
+    knownBug: 'anonymous with a targetUserId in the body gets 403 from the targetUserId hook instead of 401',
+    sample: () => ({ url: '/api/admin/fulfillment-history', body: { targetUserId: A.userId, orderNumber: 'MATRIX-1', trackingNumber: '1ZMATRIX' } }),
+  },
+
   // ── order API settings (beta to create; an owner out of the beta still sees and revokes their own) ──
   { method: 'POST', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys', body: { name: 'matrix' } }) },
   { method: 'GET', url: '/api/api-keys', access: 'signed-in', sample: () => ({ url: '/api/api-keys' }) },
