@@ -45,7 +45,11 @@ import { createPrintJobRepository } from './modules/production/print-job-reposit
 import { createJobOutcomes } from './modules/production/job-outcomes.ts';
 import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
 import { createProductionService } from './modules/production/production-service.ts';
-import { createFulfillmentRepository } from './modules/fulfillment/fulfillment-repository.ts';
+import { createShippingModule } from './modules/shipping/shipping-module.ts';
+import { createSandboxCarrier } from './integrations/sandbox-carrier/sandbox-carrier.ts';
+import { createShipStationProvider } from './integrations/shipstation/shipstation-provider.ts';
+import { createShippoProvider } from './integrations/shippo/shippo-provider.ts';
+import { createFulfillmentRepository, searchTextOf } from './modules/fulfillment/fulfillment-repository.ts';
 import { createFulfillmentService } from './modules/fulfillment/fulfillment-service.ts';
 
 /**
@@ -144,6 +148,8 @@ export function createAppContext(
     lookupVariants: (ownerId, skus) => products.findVariantsBySkus(ownerId, skus),
     // `production` is built below; this runs only when an order is read.
     productionOf: (orderIds) => production.progressOf(orderIds),
+    // `shipping` is built below; this runs only when an order is read.
+    shipmentsOf: (orderIds) => shipping.labels.shipmentsByOrder(orderIds),
   });
   const orderIngestion = createOrderIngestion({ repository: orderRepository, orders });
   // shops (issue 4, shops core): the connector registry (Etsy/Shopify: `shopConnectors.register(connector, oauth)`
@@ -158,8 +164,9 @@ export function createAppContext(
     const shopify = createShopifyConnector({ ...config.marketplaces.shopify, apiVersion: '2026-01' });
     shopConnectors.register(shopify, shopify);
   }
+  const shopRepository = createShopRepository(db, createSecretBox(config.appSecret));
   const shops = createShopService({
-    repository: createShopRepository(db, createSecretBox(config.appSecret)),
+    repository: shopRepository,
     connectors: shopConnectors,
     ingestion: orderIngestion,
     rematchOnHold: (ownerId) => orders.rematchOnHold(ownerId),
@@ -205,8 +212,43 @@ export function createAppContext(
   });
   // fulfilment history (issue 12): reads the records the shipping module writes; admins record shipments by hand.
   const fulfillment = createFulfillmentService({ repository: createFulfillmentRepository(db), audit });
-  // New orders are announced in batches: the farm reads the parts of a whole batch in one query.
+  // shipping (issue 12): labels on the seller's own ShipStation or Shippo account, or the built-in sandbox
+  // carrier (its tracking page is ours: under PUBLIC_URL, else a path of this site); packed orders get their label from
+  // the job queue (connected by bootstrap).
+  const shippingConfig = config.shipping;
+  const shipping = createShippingModule({
+    db,
+    box: createSecretBox(config.appSecret),
+    appSecret: config.appSecret,
+    providers: {
+      sandbox: shippingConfig.sandbox
+        ? createSandboxCarrier({ secondsPerDay: shippingConfig.sandboxDaySeconds, trackingBaseUrl: `${config.publicUrl ?? ''}/tracking` })
+        : null,
+      shipstation: createShipStationProvider({ v1BaseUrl: shippingConfig.shipStation.v1Url, v2BaseUrl: shippingConfig.shipStation.v2Url }),
+      shippo: createShippoProvider({
+        baseUrl: shippingConfig.shippo.apiUrl,
+        authorizeBaseUrl: shippingConfig.shippo.oauthUrl,
+        clientId: shippingConfig.shippo.clientId,
+        clientSecret: shippingConfig.shippo.clientSecret,
+      }),
+      shippoOAuth: Boolean(shippingConfig.shippo.clientId && shippingConfig.shippo.clientSecret),
+    },
+    storage,
+    audit,
+    oauthStates: { insert: (input) => shopRepository.insertState(input), consume: (state, ownerId, platform) => shopRepository.consumeState(state, ownerId, platform) },
+    orders: { detail: (id) => orderRepository.detail(id), find: (id) => orderRepository.find(id), tryTransition: orders.tryTransition },
+    partsOf: async (orderId) =>
+      (await printJobs.ofOrder(orderId))
+        .filter((job) => job.status === 'qc_passed')
+        .map((job) => ({ sizeMm: { x: job.sizeXMm, y: job.sizeYMm, z: job.sizeZMm }, grams: job.grams })),
+    unitCosts: (variantIds) => products.unitCostsOf(variantIds),
+    searchTextOf,
+    pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
+    autoBuy: shippingConfig.autoBuy,
+  });
+  // New orders are announced in batches: the farm reads the parts of a whole batch in one query; packed orders get labels.
   orders.onStatusChanges((events) => production.onOrderStatusChanges(events));
+  orders.onStatusChanges((events) => shipping.labels.onOrderStatusChanges(events));
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -256,6 +298,7 @@ export function createAppContext(
     farmDispatcher,
     production,
     fulfillment,
+    shipping,
     /** The designs module's BuildVolumes port, answered from the farm. */
     buildVolumes,
     /** The model worker pool (its stats are read by tests and the bench). */

@@ -13,6 +13,7 @@ import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
 import { startFarmJobs } from './jobs/farm-jobs.ts';
+import { startShippingJobs } from './jobs/shipping-jobs.ts';
 
 export interface Running {
   readonly context: AppContext;
@@ -56,6 +57,9 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.
     const stopFarmTimer = await startFarmJobs(jobs, context.farmDispatcher, { work: options.workJobs, tickMs: config.farm.tickMs, log: logger });
+    // Shipping (issue 12): label purchases and tracking write-backs on the queue, and the tracking pass on a timer.
+    await context.shipping.settings.ensureDefaultProfile();
+    const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, { work: options.workJobs, trackingPollMs: config.shipping.trackingPollMs, log: logger });
     const queue = jobs;
     return {
       context,
@@ -65,6 +69,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
       async close() {
         stopShopSyncTimer();
         stopFarmTimer();
+        stopTrackingTimer();
         await queue.stop();
         await context.close();
         await database.close();

@@ -48,6 +48,16 @@ const envSchema = z.object({
   FARM_AUTOPILOT: z.enum(['auto', 'true', 'false']).default('auto'),
   FARM_AUTOPILOT_DELAY_S: z.coerce.number().min(0).max(3600).default(3),
   FARM_TICK_S: z.coerce.number().min(0.2).max(300).default(2),
+  SHIPPING_SANDBOX: z.enum(['auto', 'true', 'false']).default('auto'),
+  SANDBOX_CARRIER_DAY_S: z.coerce.number().min(0.5).max(86_400).optional(),
+  SHIPPING_AUTO_BUY: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRACKING_POLL_S: z.coerce.number().min(0.2).max(86_400).optional(),
+  SHIPPO_CLIENT_ID: z.string().min(1).optional(),
+  SHIPPO_CLIENT_SECRET: z.string().min(1).optional(),
+  SHIPPO_API_URL: z.url().default('https://api.goshippo.com'),
+  SHIPPO_OAUTH_URL: z.url().default('https://goshippo.com'),
+  SHIPSTATION_V1_URL: z.url().default('https://ssapi.shipstation.com'),
+  SHIPSTATION_V2_URL: z.url().default('https://api.shipstation.com'),
   WEB_DIST_DIR: z.string().optional(),
   STORAGE_DIR: z.string().optional(),
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(2048).default(200),
@@ -117,6 +127,21 @@ export interface Config {
    * QC and packing by itself after `delayMs`, so the whole chain runs with no clicks.
    */
   readonly farm: { readonly tickMs: number; readonly autopilot: boolean; readonly autopilotDelayMs: number };
+  /**
+   * Shipping (issue 12; docs/shipping.md): the built-in sandbox carrier (SHIPPING_SANDBOX: on unless
+   * production) and how fast its parcels travel (SANDBOX_CARRIER_DAY_S: a day is 10 s with the demo
+   * data, a real day otherwise), labels bought as soon as an order is packed (SHIPPING_AUTO_BUY), how
+   * often labels in flight are tracked (TRACKING_POLL_S), and the providers' addresses (overridden in
+   * tests to point at contract mocks) and Shippo's OAuth app.
+   */
+  readonly shipping: {
+    readonly sandbox: boolean;
+    readonly sandboxDaySeconds: number;
+    readonly autoBuy: boolean;
+    readonly trackingPollMs: number;
+    readonly shippo: { readonly apiUrl: string; readonly oauthUrl: string; readonly clientId: string | undefined; readonly clientSecret: string | undefined };
+    readonly shipStation: { readonly v1Url: string; readonly v2Url: string };
+  };
   readonly webDistDir: string;
   /** Local-disk file storage root (designs, thumbnails, G-code). */
   readonly storageDir: string;
@@ -252,6 +277,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // auto: with the demo data of a local install (tests turn it on themselves).
       autopilot: e.FARM_AUTOPILOT === 'auto' ? seedDemoData && e.NODE_ENV !== 'test' : e.FARM_AUTOPILOT === 'true',
       autopilotDelayMs: Math.round(e.FARM_AUTOPILOT_DELAY_S * 1000),
+    },
+    shipping: {
+      sandbox: e.SHIPPING_SANDBOX === 'auto' ? !production : e.SHIPPING_SANDBOX === 'true',
+      sandboxDaySeconds: e.SANDBOX_CARRIER_DAY_S ?? (seedDemoData && e.NODE_ENV !== 'test' ? 10 : 86_400),
+      // auto: on, except in tests (which turn it on themselves, like the farm autopilot).
+      autoBuy: e.SHIPPING_AUTO_BUY === 'auto' ? e.NODE_ENV !== 'test' : e.SHIPPING_AUTO_BUY === 'true',
+      trackingPollMs: Math.round((e.TRACKING_POLL_S ?? (seedDemoData && e.NODE_ENV !== 'test' ? 5 : 300)) * 1000),
+      shippo: {
+        apiUrl: e.SHIPPO_API_URL.replace(/\/$/, ''),
+        oauthUrl: e.SHIPPO_OAUTH_URL.replace(/\/$/, ''),
+        clientId: e.SHIPPO_CLIENT_ID,
+        clientSecret: e.SHIPPO_CLIENT_SECRET,
+      },
+      shipStation: { v1Url: e.SHIPSTATION_V1_URL.replace(/\/$/, ''), v2Url: e.SHIPSTATION_V2_URL.replace(/\/$/, '') },
     },
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     storageDir: path.resolve(e.STORAGE_DIR ?? path.join(e.DATA_DIR, 'files')),

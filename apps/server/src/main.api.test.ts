@@ -222,10 +222,11 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
   });
 });
 
-describe('the first README line runs the print farm (issue 11)', () => {
-  // One start with the demo data; the demo farm (simulated printers) prints the demo shop's order
-  // and the farm autopilot takes it through QC and packing with no clicks.
-  it('prints the demo order from accepted to packed on the demo farm, by itself', { timeout: 300_000 }, async () => {
+describe('the first README line runs the whole chain (issues 11 and 12)', () => {
+  // One start with the demo data; the demo farm (simulated printers) prints the demo shop's order,
+  // the farm autopilot takes it through QC and packing with no clicks, the sandbox carrier's label is
+  // bought, its tracking reaches the sandbox shop, and the parcel is delivered (a sandbox day is 10 s).
+  it('takes the demo order from accepted to delivered, by itself, into both fulfilment histories', { timeout: 400_000 }, async () => {
     const started = await startMain({});
     const admin = new TestClient(started.baseUrl);
     expect((await admin.post('/api/auth/sign-in/email', { email: DEMO_ACCOUNTS.admin.email, password: started.passwords.admin })).status).toBe(200);
@@ -256,6 +257,29 @@ describe('the first README line runs the print farm (issue 11)', () => {
     const timeline = ((await seller.get(`/api/orders/${watched}`)).body as { events: { toStatus: string; reason: string }[] }).events;
     expect(timeline.map((e) => e.toStatus)).toEqual(expect.arrayContaining(['accepted', 'in_production', 'printed', 'packed']));
     expect(timeline.find((e) => e.toStatus === 'packed')!.reason).toMatch(/autopilot/);
+
+    type Shipped = { status: string; externalId: string; events: { toStatus: string }[]; shipments: { status: string; trackingNumber: string; writeback: string; labelUrl: string }[] };
+    let order: Shipped | undefined;
+    const shippingDeadline = Date.now() + 150_000;
+    while (Date.now() < shippingDeadline) {
+      order = (await seller.get(`/api/orders/${watched}`)).body as Shipped;
+      if (order.status === 'delivered' && order.shipments.every((s) => s.writeback === 'sent')) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(order!.status).toBe('delivered');
+    expect(order!.events.map((e) => e.toStatus)).toEqual(expect.arrayContaining(['shipped', 'delivered']));
+    const [label] = order!.shipments;
+    expect(label).toMatchObject({ status: 'delivered', writeback: 'sent', trackingNumber: expect.stringMatching(/^SBX/) });
+    const pdf = await fetch(new URL(label!.labelUrl, started.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    // Both fulfilment histories show it, and the CSV export carries it.
+    const mine = (await seller.get(`/api/fulfillment-history/user?searchTerm=${label!.trackingNumber}`)).body as { items: { orderId: string; deliveredAt: string | null }[] };
+    expect(mine.items).toEqual([expect.objectContaining({ orderId: watched, deliveredAt: expect.any(String) })]);
+    const everyone = (await admin.get(`/api/fulfillment-history?searchTerm=${label!.trackingNumber}`)).body as { items: { orderId: string }[] };
+    expect(everyone.items.map((i) => i.orderId)).toEqual([watched]);
+    const csv = await fetch(new URL(`/api/fulfillment-history/export.csv?searchTerm=${label!.trackingNumber}`, started.baseUrl), { headers: { cookie: seller.cookieHeader() } });
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).toContain(label!.trackingNumber);
     await started.stop();
   });
 });

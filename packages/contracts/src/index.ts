@@ -12,3 +12,5 @@ export * from './countries.ts';
 export * from './printers.ts';
 export * from './print-jobs.ts';
 export * from './production.ts';
+export * from './shipments.ts';
+export * from './shipping.ts';

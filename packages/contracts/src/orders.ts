@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isCountryCode } from './countries.ts';
 import { pageSchema } from './paging.ts';
 import { orderProductionSchema } from './production.ts';
+import { shipmentSchema } from './shipments.ts';
 
 /**
  * The order lifecycle (docs/order-lifecycle.md). The server's transitions table is the only place
@@ -128,6 +129,8 @@ export const orderSchema = z.object({
   events: z.array(orderEventSchema),
   /** The print farm's progress on it (parts printed of the total), null before it has print jobs. */
   production: orderProductionSchema.nullable(),
+  /** Its labels, newest attempt last (empty until the farm buys one). */
+  shipments: z.array(shipmentSchema),
   placedAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -137,7 +140,7 @@ export type Order = z.infer<typeof orderSchema>;
 /* ---------- Lists, status changes and the spec's helpers (issue 4, orders core) ---------- */
 
 /** An order in a list: no items or events, but how many items it has. */
-export const orderSummarySchema = orderSchema.omit({ items: true, events: true, production: true }).extend({
+export const orderSummarySchema = orderSchema.omit({ items: true, events: true, production: true, shipments: true }).extend({
   ownerEmail: z.string(),
   itemCount: z.number().int(),
 });

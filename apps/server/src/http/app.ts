@@ -26,6 +26,7 @@ import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes
 import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
 import { registerProductionRoutes } from '../modules/production/production-routes.ts';
 import { registerFulfillmentRoutes } from '../modules/fulfillment/fulfillment-routes.ts';
+import { registerShippingRoutes } from '../modules/shipping/shipping-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -156,6 +157,13 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   });
   registerProductRoutes(app, { products: context.products });
   registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });
+  registerShippingRoutes(app, {
+    settings: context.shipping.settings,
+    labels: context.shipping.labels,
+    tracking: context.shipping.tracking,
+    accountCalls: context.shipping.accountCalls,
+    queueWriteback: context.shipping.queueWriteback,
+  });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, config.webDistDir);

@@ -19,6 +19,10 @@ export const QUEUES = {
   webhookDelivery: 'webhook-delivery',
   // ── issue 11: the print farm's turn (poll printers, autopilot, dispatch, start) ──
   farmTick: 'farm-tick',
+  // ── issue 12: labels for packed orders, tracking back to the channel, tracking updates ──
+  buyLabel: 'buy-label',
+  trackingWriteback: 'tracking-writeback',
+  trackingPoll: 'tracking-poll',
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -39,6 +43,12 @@ const QUEUE_OPTIONS: Record<
   // The farm's turn: one waiting and one running at most across every process ('stately'), so two ticks
   // never race; a tick that fails is not retried (the next one, a moment later, does the same work).
   'farm-tick': { retryLimit: 0, retryDelay: 1, expireInSeconds: 120, policy: 'stately' },
+  // A packed order's label: retried while the provider is not answering (each retry looks the label up first).
+  'buy-label': { retryLimit: 6, retryDelay: 30, expireInSeconds: 300 },
+  // Tracking back to the marketplace: retried for about a day, then kept as failed for admins.
+  'tracking-writeback': { retryLimit: 10, retryDelay: 60, expireInSeconds: 120 },
+  // Reading labels in flight: like the farm's tick, one at a time across processes.
+  'tracking-poll': { retryLimit: 0, retryDelay: 1, expireInSeconds: 600, policy: 'stately' },
 };
 
 /** How many times a queue retries a failing job before dead-lettering it (the attempt with retryCount = this is the last). */
@@ -70,6 +80,7 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'shop-sync': 4,
   'webhook-delivery': 32,
   'farm-tick': 1,
+  'tracking-poll': 1,
 };
 const DEFAULT_WORKER_BATCH = 4;
 

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ShippingAddress } from '@layerline/contracts';
-import type {
-  MarketplaceListing,
-  MarketplaceOrder,
-  ShopCredentials,
-  SimulatingConnector,
-  TrackingUpdate,
+import {
+  MarketplaceRejectedError,
+  type MarketplaceListing,
+  type MarketplaceOrder,
+  type ShopCredentials,
+  type SimulatingConnector,
+  type TrackingUpdate,
 } from '../../modules/shops/connector.ts';
 
 /**
@@ -223,13 +224,17 @@ function openedAtOf(credentials: ShopCredentials): number {
 
 export function createSandboxConnector(clock: { now?: () => number } = {}): SimulatingConnector & {
   readonly shipped: Map<string, TrackingUpdate>;
+  readonly closed: Set<string>;
 } {
   const now = clock.now ?? Date.now;
   /** Tracking pushed to the sandbox, by '<shop>:<order>' (in memory: the sandbox has no back end). */
   const shipped = new Map<string, TrackingUpdate>();
+  /** Orders the buyer or the marketplace closed ('<shop>:<order>'): they refuse tracking, as Etsy does for a closed receipt. */
+  const closed = new Set<string>();
   return {
     platform: 'sandbox',
     shipped,
+    closed,
 
     async listListings(credentials: ShopCredentials): Promise<MarketplaceListing[]> {
       const shop = credentials.externalShopId;
@@ -268,7 +273,9 @@ export function createSandboxConnector(clock: { now?: () => number } = {}): Simu
       externalOrderId: string,
       tracking: TrackingUpdate,
     ): Promise<void> {
-      shipped.set(`${credentials.externalShopId}:${externalOrderId}`, tracking);
+      const key = `${credentials.externalShopId}:${externalOrderId}`;
+      if (closed.has(key)) throw new MarketplaceRejectedError('The order is closed on the marketplace; it takes no tracking', 400);
+      shipped.set(key, tracking);
     },
 
     async simulateOrder(

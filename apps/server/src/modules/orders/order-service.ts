@@ -6,6 +6,7 @@ import {
   type OrderProduction,
   type OrderStatus,
   type OrderSummary,
+  type Shipment,
 } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import { decodeCursor, pageFrom } from '../../platform/keyset-cursor.ts';
@@ -170,7 +171,7 @@ const emptyAddress = { company: '', line2: '', region: '', phone: '', email: '' 
 /** A stored shipping address as an order read gives it (optional fields empty, not missing). */
 export const orderAddress = (stored: object): Order['shippingAddress'] => shippingAddressSchema.parse({ ...emptyAddress, ...stored });
 
-function detailDto(row: OrderDetailRow, production: OrderProduction | null): Order {
+function detailDto(row: OrderDetailRow, production: OrderProduction | null, shipments: Shipment[]): Order {
   const { itemCount: _count, ...summary } = summaryDto(row);
   return {
     ...summary,
@@ -193,6 +194,7 @@ function detailDto(row: OrderDetailRow, production: OrderProduction | null): Ord
       createdAt: iso(event.createdAt),
     })),
     production,
+    shipments,
   };
 }
 
@@ -207,11 +209,15 @@ export function createOrderService(deps: {
   lookupVariants: VariantLookup;
   /** The print farm's progress on these orders (those with print jobs). */
   productionOf?: (orderIds: readonly string[]) => Promise<Map<string, OrderProduction>>;
+  /** The orders' labels (the shipping module). */
+  shipmentsOf?: (orderIds: readonly string[]) => Promise<Map<string, Shipment[]>>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { repository, audit } = deps;
   const productionOf = async (orderIds: readonly string[]) =>
     deps.productionOf ? deps.productionOf(orderIds) : new Map<string, OrderProduction>();
+  const shipmentsOf = async (orderIds: readonly string[]) =>
+    deps.shipmentsOf ? deps.shipmentsOf(orderIds) : new Map<string, Shipment[]>();
   const listeners: OrderStatusListener[] = [];
   const batchListeners: OrderStatusBatchListener[] = [];
   const matchSkusLabelled = createLabelledSkuMatcher(deps.lookupVariants, repository);
@@ -380,7 +386,8 @@ export function createOrderService(deps: {
     const row = await repository.detail(orderId);
     // Another seller's order answers exactly like a missing one.
     if (!row || (row.order.ownerId !== viewer.id && !viewer.isAdmin)) throw notFound('Order');
-    return detailDto(row, (await productionOf([orderId])).get(orderId) ?? null);
+    const [production, shipments] = await Promise.all([productionOf([orderId]), shipmentsOf([orderId])]);
+    return detailDto(row, production.get(orderId) ?? null, shipments.get(orderId) ?? []);
   }
 
   async function changeStatus(
@@ -441,8 +448,9 @@ export function createOrderService(deps: {
     /** Orders by id in one read, whoever owns them (for subscribers that check the owner themselves). */
     async getMany(orderIds: readonly string[]): Promise<Map<string, Order>> {
       const rows = await repository.detailMany(orderIds);
-      const production = await productionOf(rows.map((row) => row.order.id));
-      return new Map(rows.map((row) => [row.order.id, detailDto(row, production.get(row.order.id) ?? null)]));
+      const ids = rows.map((row) => row.order.id);
+      const [production, shipments] = await Promise.all([productionOf(ids), shipmentsOf(ids)]);
+      return new Map(rows.map((row) => [row.order.id, detailDto(row, production.get(row.order.id) ?? null, shipments.get(row.order.id) ?? [])]));
     },
     changeStatus,
 

@@ -187,6 +187,13 @@ export function createProductRepository(db: Database) {
       return (await hydrate(rows))[0];
     },
 
+    /** The products that own these variants (the shipping module prices what it ships). */
+    async findByVariantIds(variantIds: readonly string[]): Promise<ProductRecord[]> {
+      if (variantIds.length === 0) return [];
+      const owning = db.select({ id: productVariant.productId }).from(productVariant).where(inArray(productVariant.id, [...variantIds]));
+      return hydrate(await db.select().from(product).where(inArray(product.id, owning)));
+    },
+
     /** A seller's products, newest first, keyset-paged on (created_at, id) (product_owner_created_id_idx). */
     async list(options: {
       ownerId: string;

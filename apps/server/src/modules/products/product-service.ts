@@ -157,6 +157,16 @@ export function createProductService(deps: ProductServiceDeps) {
     findVariantsBySkus(ownerId: string, skus: readonly string[]): Promise<Map<string, VariantBySku>> {
       return products.findVariantsBySkus(ownerId, skus);
     },
+
+    /** Each variant's quoted unit cost in USD (null while a part has no quote), as the products page shows it. */
+    async unitCostsOf(variantIds: readonly string[]): Promise<Map<string, number | null>> {
+      const table = await prices.get();
+      const costs = new Map<string, number | null>();
+      for (const record of await products.findByVariantIds(variantIds)) {
+        for (const variant of toProductDto(record, table, slicerAvailable).variants) costs.set(variant.id, variant.unitCostUsd);
+      }
+      return costs;
+    },
   };
 }
 
