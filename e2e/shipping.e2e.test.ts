@@ -12,7 +12,9 @@ import { newBrowser, newPage, startApp, type Credentials, type RunningApp } from
  * The shipping pages (issue 12, docs/shipping.md) in a real browser against the real server, the
  * built-in sandbox carrier and the demo farm's simulated printers (the autopilot prints, passes QC and
  * packs): a seller's ShipStation keys refused by ShipStation (an in-process fake answering 401) are
- * shown refused and nothing is stored; an admin creates a shipping profile with two parcel sizes and
+ * shown refused and nothing is stored; the seller connects Shippo (an in-process fake of its OAuth and
+ * orders: the authorize page sends the browser straight back with a code), lists their Shippo orders
+ * and disconnects; an admin creates a shipping profile with two parcel sizes and
  * assigns it to the seller, who keeps the sandbox carrier and sees the profile; at the packing station
  * the admin buys the packed order's labels (one per parcel: the pair of cubes fills two of the small
  * boxes), sees the tracking and opens a label PDF; the seller sees the shipments in the order dialog;
@@ -25,6 +27,7 @@ let app: RunningApp;
 let browser: Browser;
 let shipStation: http.Server;
 let shipStationCalls = 0;
+let shippo: http.Server;
 let adminClient: SignedInClient;
 let sellerClient: SignedInClient;
 let admin: Credentials;
@@ -49,14 +52,59 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shipStation.listen(0, '127.0.0.1', resolve));
   const fakeUrl = `http://127.0.0.1:${(shipStation.address() as AddressInfo).port}`;
 
+  // Shippo's OAuth as a seller who approves at once, and one order in their Shippo account.
+  shippo = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://shippo.fake');
+    const json = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      if (request.method === 'GET' && url.pathname === '/oauth/authorize') {
+        const back = new URL('/shippo-oauth-redirect', app.baseUrl);
+        back.search = new URLSearchParams({ code: 'fake-shippo-code', state: url.searchParams.get('state') ?? '' }).toString();
+        response.writeHead(302, { location: back.toString() });
+        response.end();
+      } else if (request.method === 'POST' && url.pathname === '/oauth/access_token') {
+        if (new URLSearchParams(body).get('code') === 'fake-shippo-code') json(200, { access_token: 'oauth.fake-token', token_type: 'bearer', scope: '*' });
+        else json(400, { error: 'invalid_grant' });
+      } else if (request.method === 'GET' && url.pathname.replace(/\/$/, '') === '/orders') {
+        json(200, {
+          next: null,
+          results: [
+            {
+              object_id: 'shippo-order-1',
+              order_number: '#1001',
+              order_status: 'PAID',
+              placed_at: '2026-11-01T10:00:00Z',
+              to_address: { name: 'Lee Park', country: 'US' },
+              line_items: [{}, {}],
+            },
+          ],
+        });
+      } else json(404, { detail: 'Not found' });
+    });
+  });
+  await new Promise<void>((resolve) => shippo.listen(0, '127.0.0.1', resolve));
+  const shippoUrl = `http://127.0.0.1:${(shippo.address() as AddressInfo).port}`;
+
   app = await startApp({
     FARM_TICK_S: '1',
     FARM_AUTOPILOT: 'true',
     FARM_AUTOPILOT_DELAY_S: '0',
     SHIPPING_SANDBOX: 'true',
     SHIPPING_AUTO_BUY: 'false',
+    // A sandbox day is a minute (the parcel is still travelling when the test looks) and tracking is read every second.
+    SANDBOX_CARRIER_DAY_S: '60',
+    TRACKING_POLL_S: '1',
     SHIPSTATION_V1_URL: fakeUrl,
     SHIPSTATION_V2_URL: fakeUrl,
+    SHIPPO_CLIENT_ID: 'layerline-test',
+    SHIPPO_CLIENT_SECRET: 'layerline-test-secret',
+    SHIPPO_OAUTH_URL: shippoUrl,
+    SHIPPO_API_URL: shippoUrl,
   });
   browser = await newBrowser();
   adminClient = await app.testApp.signUp({ role: 'admin', name: 'Ship Admin', email: uniqueEmail('ship-admin') });
@@ -127,6 +175,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await new Promise((resolve) => shipStation?.close(resolve));
+  await new Promise((resolve) => shippo?.close(resolve));
 });
 
 function watchErrors(page: Page): string[] {
@@ -160,9 +209,56 @@ describe('shipping', () => {
     const choice = page.getByTestId('shipping-integration-shipstation');
     expect(await choice.locator('input').isDisabled()).toBe(true);
     expect(await choice.textContent()).toContain('Save your ShipStation keys below first.');
-    // Shippo: this server has no Shippo app credentials.
-    expect(await page.getByTestId('shippo-section').textContent()).toContain('not configured on this server');
     await page.screenshot({ path: 'test-results/shipping-account-settings-refused.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('connects Shippo through its OAuth, lists the Shippo orders and disconnects', async () => {
+    // Someone who is not signed in is asked to sign in; the code is never shown.
+    const visitor = await newPage(browser, app);
+    await visitor.goto('/shippo-oauth-redirect?code=secret-oauth-code&state=some-state');
+    const visitorStatus = visitor.getByTestId('shippo-status');
+    await visitorStatus.waitFor();
+    expect(await visitorStatus.textContent()).toContain('Sign in to finish connecting Shippo');
+    expect(await visitor.content()).not.toContain('secret-oauth-code');
+    await visitor.context().close();
+
+    const page = await newPage(browser, app, seller, { viewport: { width: 1280, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto('/account-settings');
+    const section = page.getByTestId('shippo-section');
+    await section.getByTestId('shippo-connection-status').waitFor();
+    expect(await section.getByTestId('shippo-connection-status').textContent()).toBe('Not connected');
+    expect(await page.getByTestId('shipping-integration-shippo').textContent()).toContain('Connect your Shippo account below first.');
+    // To Shippo and straight back (the fake approves at once): the code is exchanged once.
+    await section.getByRole('button', { name: 'Connect Shippo' }).click();
+    await page.waitForURL('**/shippo-oauth-redirect?**');
+    const status = page.getByTestId('shippo-status');
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toContain('Your Shippo account is connected');
+    expect(await page.content()).not.toContain('fake-shippo-code');
+    const returnUrl = page.url();
+    await page.getByRole('link', { name: 'Back to Account settings' }).click();
+    await page.waitForURL('**/account-settings');
+    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent()).toBe('Connected');
+    expect(await page.getByTestId('shipping-integration-shippo').locator('input').isDisabled()).toBe(false);
+    await section.getByRole('button', { name: 'Show my Shippo orders' }).click();
+    const orders = section.getByTestId('shippo-orders');
+    await orders.waitFor({ timeout: 10_000 });
+    const ordersText = (await orders.textContent()) ?? '';
+    expect(ordersText).toContain('#1001');
+    expect(ordersText).toContain('Lee Park (US)');
+    await page.screenshot({ path: 'test-results/shipping-shippo-connected.png', fullPage: true });
+
+    // The same return link again: its state was used.
+    await page.goto(returnUrl);
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toContain('Shippo could not be connected');
+
+    await page.goto('/account-settings');
+    await section.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect Shippo?' }).getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent()).toBe('Not connected');
+    expect((await sellerClient.get('/api/shippo/connection')).body.connected).toBe(false);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -309,9 +405,14 @@ describe('shipping', () => {
   }, 240_000);
 
   it('the seller sees the shipments in the order dialog, and the public page tracks them', async () => {
-    const order = (await sellerClient.get(`/api/orders/${orderId}`)).body as {
-      shipments: { trackingNumber: string; carrier: string }[];
-    };
+    // The tracking poll has read the carrier's first event ("label created").
+    type Stored = { shipments: { trackingNumber: string; carrier: string; trackingStatus: string | null }[] };
+    await expect
+      .poll(async () => ((await sellerClient.get(`/api/orders/${orderId}`)).body as Stored).shipments[0]!.trackingStatus, {
+        timeout: 30_000,
+      })
+      .toBeTruthy();
+    const order = (await sellerClient.get(`/api/orders/${orderId}`)).body as Stored;
     const trackingNumber = order.shipments[0]!.trackingNumber;
 
     const page = await newPage(browser, app, seller, { viewport: { width: 1280, height: 1000 } });
@@ -324,6 +425,7 @@ describe('shipping', () => {
     const text = (await list.textContent()) ?? '';
     expect(text).toContain(trackingNumber);
     expect(text).toContain(order.shipments[0]!.carrier);
+    expect(text).toContain(order.shipments[0]!.trackingStatus);
     expect(text).toContain('No marketplace to tell');
     const tracking = list.getByTestId('shipment-tracking').first();
     const trackingHref = (await tracking.getAttribute('href')) ?? '';

@@ -36,9 +36,12 @@ export type FailedWriteback = (typeof failedWritebackSchema)['_output'];
 export type TrackingEvent = (typeof trackingEventSchema)['_output'];
 /** GET /api/tracking/{trackingNumber}: what the public tracking page shows. */
 export interface PublicTracking {
+  trackingNumber: string;
   carrier: string;
   service: string;
+  /** The last tracking status in words ("In transit: Memphis, TN"). */
   status: string;
+  delivered: boolean;
   events: TrackingEvent[];
 }
 

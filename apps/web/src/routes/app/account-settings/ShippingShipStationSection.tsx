@@ -96,7 +96,7 @@ export function ShippingShipStationSection() {
       ) : null}
       {refusal ? (
         <Alert severity="error" sx={{ mb: 2 }} data-testid="shipstation-refusal">
-          {refusal} Nothing was saved.
+          {/[.!?]$/.test(refusal) ? refusal : `${refusal}.`} Nothing was saved.
         </Alert>
       ) : null}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>

@@ -81,8 +81,8 @@ export default function ShippoOAuthRedirectPage() {
   } else if (exchange.isError) {
     body = (
       <Alert severity="error" data-testid="shippo-status">
-        Shippo could not be connected: {exchange.error.message}. Nothing was stored; start again from Account
-        settings → Shipping.
+        Shippo could not be connected: {exchange.error.message.replace(/[.!?]$/, '')}. Nothing was stored; start
+        again from Account settings → Shipping.
       </Alert>
     );
   } else {

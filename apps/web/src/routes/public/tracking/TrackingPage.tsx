@@ -10,17 +10,9 @@ import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import { useTracking } from '../../../api/shipping.ts';
 
 /** A tracking status code ("in_transit") in words ("In transit"); words are kept as they are. */
-export function trackingStatusWords(status: string): string {
+function trackingStatusWords(status: string): string {
   const words = status.replaceAll('_', ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Unknown';
-}
-
-function statusColour(status: string): 'success' | 'info' | 'warning' | 'error' | 'default' {
-  if (status === 'delivered') return 'success';
-  if (status === 'in_transit' || status === 'out_for_delivery') return 'info';
-  if (status === 'failure' || status === 'returned') return 'error';
-  if (status === 'pre_transit') return 'default';
-  return 'warning';
 }
 
 /** /tracking/:trackingNumber: where a parcel is, for anyone with its tracking number. */
@@ -85,7 +77,7 @@ export default function TrackingPage() {
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
               <Chip
                 label={trackingStatusWords(tracking.data.status)}
-                color={statusColour(tracking.data.status)}
+                color={tracking.data.delivered ? 'success' : 'info'}
                 data-testid="tracking-status"
               />
               <Typography variant="body2">
