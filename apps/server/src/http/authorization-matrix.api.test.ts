@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRouteTable, routeId, type Excluded, type RouteKey } from '../../test/route-table.ts';
@@ -210,10 +212,47 @@ const MATRIX: readonly Entry[] = [
   {
     // createFulfillmentHistoryRecord: an admin records a shipment for the seller named by targetUserId.
     method: 'POST', url: '/api/admin/fulfillment-history', access: 'admin', targetUserId: 'body',
-    // refuseForeignTarget (http/viewer.ts) answers 403 to a signed-out caller naming anyone, before the route can say 401.
-    knownBug: 'anonymous with a targetUserId in the body gets 403 from the targetUserId hook instead of 401',
     sample: () => ({ url: '/api/admin/fulfillment-history', body: { targetUserId: A.userId, orderNumber: 'MATRIX-1', trackingNumber: '1ZMATRIX' } }),
   },
+
+  // ── shipping (issue 12): a seller's settings and the spec's ShipStation/Shippo calls; labels, profiles and write-backs for admins ──
+  { method: 'GET', url: '/api/shipping/settings', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/shipping/settings' }) },
+  { method: 'POST', url: '/api/shipping/integration', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/shipping/integration', body: { integration: 'sandbox' } }) },
+  {
+    // The matrix's ShipStation (a local server) refuses every key: a refusal is audited, nothing is stored.
+    method: 'POST', url: '/api/shipstation/keys', access: 'signed-in', targetUserId: 'body', okStatuses: [400],
+    sample: () => ({ url: '/api/shipstation/keys', body: { apiKey: 'matrix-key-0000', apiSecret: 'matrix-secret-0000' } }),
+  },
+  { method: 'GET', url: '/api/shipstation/keys', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/shipstation/keys' }) },
+  { method: 'DELETE', url: '/api/shipstation/keys', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/shipstation/keys' }) },
+  // No ShipStation keys are stored in the matrix: the calls that need them answer 409 (and save nothing).
+  { method: 'POST', url: '/api/shipstation/rates', access: 'signed-in', targetUserId: 'body', okStatuses: [409], readOnly: true, sample: () => ({ url: '/api/shipstation/rates', body: { fromPostalCode: '43004', toCountry: 'US', toPostalCode: '62704', weight: { value: 10, units: 'ounces' } } }) },
+  { method: 'POST', url: '/api/shipstation/labels/for-order', access: 'signed-in', targetUserId: 'body', okStatuses: [409], readOnly: true, sample: () => ({ url: '/api/shipstation/labels/for-order', body: { shipStationOrderId: 1, carrierCode: 'stamps_com', serviceCode: 'usps_priority_mail', weight: { value: 10, units: 'ounces' } } }) },
+  { method: 'POST', url: '/api/shipstation/orders/mark-shipped', access: 'signed-in', targetUserId: 'body', okStatuses: [409], readOnly: true, sample: () => ({ url: '/api/shipstation/orders/mark-shipped', body: { shipStationOrderId: 1, carrierCode: 'usps', trackingNumber: '9400100000000000000009' } }) },
+  // A's order is not packed (and ShipStation/Shippo not connected): refused with 409 after the object check.
+  { method: 'POST', url: '/api/shipstation/labels', access: 'signed-in', objectParam: true, targetUserId: 'body', okStatuses: [409], readOnly: true, sample: (fx) => ({ url: '/api/shipstation/labels', body: { orderId: fx.manualOrderId } }) },
+  { method: 'POST', url: '/api/shippo/labels', access: 'signed-in', objectParam: true, targetUserId: 'body', okStatuses: [409], readOnly: true, sample: (fx) => ({ url: '/api/shippo/labels', body: { orderId: fx.manualOrderId } }) },
+  { method: 'POST', url: '/api/shippo/rates', access: 'signed-in', objectParam: true, targetUserId: 'body', okStatuses: [409], readOnly: true, sample: (fx) => ({ url: '/api/shippo/rates', body: { shippingInfo: { orderId: fx.manualOrderId } } }) },
+  { method: 'GET', url: '/api/shippo/connection', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/shippo/connection' }) },
+  // Shippo's app is not configured in the matrix: starting or finishing OAuth answers 409.
+  { method: 'POST', url: '/api/shippo/authorize', access: 'signed-in', okStatuses: [409], sample: () => ({ url: '/api/shippo/authorize', body: {} }) },
+  { method: 'POST', url: '/api/shippo/exchange-token', access: 'signed-in', okStatuses: [409], sample: () => ({ url: '/api/shippo/exchange-token', body: { code: 'matrix-code', state: 'matrix-state' } }) },
+  { method: 'POST', url: '/api/shippo/disconnect', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/shippo/disconnect', body: {} }) },
+  { method: 'POST', url: '/api/shippo/orders', access: 'signed-in', targetUserId: 'body', okStatuses: [409], readOnly: true, sample: () => ({ url: '/api/shippo/orders', body: {} }) },
+  { method: 'GET', url: '/api/admin/shipping/orders/:id/rates', access: 'admin', sample: (fx) => ({ url: `/api/admin/shipping/orders/${fx.manualOrderId}/rates` }) },
+  { method: 'POST', url: '/api/admin/shipping/orders/:id/labels', access: 'admin', okStatuses: [409], sample: (fx) => ({ url: `/api/admin/shipping/orders/${fx.manualOrderId}/labels`, body: {} }) },
+  { method: 'POST', url: '/api/admin/shipping/shipments/:id/void', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/shipping/shipments/${RANDOM_UUID}/void`, body: {} }) },
+  { method: 'POST', url: '/api/admin/shipping/shipments/:id/writeback', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/shipping/shipments/${RANDOM_UUID}/writeback`, body: {} }) },
+  { method: 'GET', url: '/api/admin/shipping/writebacks', access: 'admin', sample: () => ({ url: '/api/admin/shipping/writebacks' }) },
+  { method: 'GET', url: '/api/shipping/shipments/:id/label', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/shipping/shipments/${RANDOM_UUID}/label` }) },
+  { method: 'GET', url: '/api/admin/shipping-profiles', access: 'admin', sample: () => ({ url: '/api/admin/shipping-profiles' }) },
+  { method: 'POST', url: '/api/admin/shipping-profiles', access: 'admin', sample: () => ({ url: '/api/admin/shipping-profiles', body: MATRIX_PROFILE }) },
+  { method: 'PUT', url: '/api/admin/shipping-profiles/:id', access: 'admin', sample: async () => ({ url: `/api/admin/shipping-profiles/${await matrixProfile()}`, body: MATRIX_PROFILE }) },
+  { method: 'DELETE', url: '/api/admin/shipping-profiles/:id', access: 'admin', fresh: true, sample: async () => ({ url: `/api/admin/shipping-profiles/${await matrixProfile(true)}` }) },
+  { method: 'POST', url: '/api/admin/shipping-profiles/assign', access: 'admin', targetUserId: 'body', sample: () => ({ url: '/api/admin/shipping-profiles/assign', body: { profileId: null, targetUserId: A.userId } }) },
+  { method: 'GET', url: '/api/tracking/:trackingNumber', access: 'public', okStatuses: [404], sample: () => ({ url: '/api/tracking/SBXG0000000000000' }) },
+  { method: 'POST', url: '/api/webhooks/shippo/:token', access: 'webhook', noMassAssignment: 'a carrier payload: the URL token is the only gate', sample: () => ({ url: '/api/webhooks/shippo/not-our-token', body: { event: 'track_updated', data: {} } }) },
+  { method: 'POST', url: '/api/webhooks/shipstation/:token', access: 'webhook', noMassAssignment: 'a ShipStation payload: the URL token is the only gate', sample: () => ({ url: '/api/webhooks/shipstation/bm90.our-token', body: { resource_url: 'https://ssapi.shipstation.com/shipments', resource_type: 'SHIP_NOTIFY' } }) },
 
   // ── order API settings (beta to create; an owner out of the beta still sees and revokes their own) ──
   { method: 'POST', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys', body: { name: 'matrix' } }) },
@@ -308,6 +347,25 @@ function matrixPrinter(fresh = false): Promise<string> {
   matrixPrinterId ??= make();
   return matrixPrinterId;
 }
+
+const MATRIX_PROFILE = {
+  name: 'Matrix profile',
+  handlingDays: 1,
+  promiseLabel: 'Standard',
+  promiseDays: 5,
+  origin: { name: 'Farm', line1: '1 Printer Way', city: 'Columbus', region: 'OH', postalCode: '43004', country: 'US' },
+  parcels: [{ id: 'box', name: 'Box', lengthMm: 200, widthMm: 150, heightMm: 100, tareGrams: 80, maxGrams: 3000, costCents: 60 }],
+};
+let matrixProfileId: Promise<string> | undefined;
+/** A shipping profile for the profile routes, made once through the service (or a new one for the route that deletes it). */
+function matrixProfile(fresh = false): Promise<string> {
+  const make = async () => (await t.context.shipping.settings.saveProfile({ id: admin.userId, isAdmin: true }, null, { ...MATRIX_PROFILE, origin: { ...MATRIX_PROFILE.origin, company: '', line2: '', phone: '', email: '' }, zoneServices: [], isDefault: false })).id;
+  if (fresh) return make();
+  matrixProfileId ??= make();
+  return matrixProfileId;
+}
+/** ShipStation's classic API refusing every key (ShipStation API v1 docs: 401 without valid Basic auth). */
+let refusingShipStation: Server;
 
 const MASS_FIELDS: Record<string, unknown> = { role: 'admin', ownerId: 'someone-else', userId: 'someone-else', isAdmin: true, commissionRate: 0.99 };
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -464,7 +522,16 @@ const present = (entry: Entry) => serverRoutes.has(routeId(entry));
 beforeAll(async () => {
   // Shopify configured (dummy credentials, nothing is called) so its webhook route verifies signatures.
   // Local webhook receivers allowed: the sink is this server, on 127.0.0.1.
-  t = await startTestApp({ SHOPIFY_API_KEY: 'matrix-key', SHOPIFY_API_SECRET: 'matrix-secret', ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true' });
+  refusingShipStation = createServer((_request, response) => {
+    response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: 'Authorization has been denied for this request.' }));
+  });
+  await new Promise<void>((resolve) => refusingShipStation.listen(0, '127.0.0.1', resolve));
+  t = await startTestApp({
+    SHOPIFY_API_KEY: 'matrix-key',
+    SHOPIFY_API_SECRET: 'matrix-secret',
+    ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true',
+    SHIPSTATION_V1_URL: `http://127.0.0.1:${(refusingShipStation.address() as AddressInfo).port}`,
+  });
   SINK = `${t.baseUrl}/webhook-sink`; // answers 404: a delivery fails with a plain 4xx and is not retried
   const table = collectRouteTable(t);
   serverRoutes = new Set(table.routes.map(routeId));
@@ -597,6 +664,7 @@ afterAll(async () => {
     );
   }
   await t?.close();
+  refusingShipStation?.close();
 });
 
 // ── the route table ────────────────────────────────────────────────────────────────────────────

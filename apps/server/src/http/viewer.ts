@@ -44,9 +44,13 @@ export function subjectUserId(viewer: Viewer, targetUserId: string | undefined |
   return targetUserId;
 }
 
-/** Refuses a targetUserId naming someone else, in the query or a JSON body, unless an admin sent it. */
+/**
+ * Refuses a targetUserId naming someone else, in the query or a JSON body, unless an admin sent it.
+ * A caller with neither a session nor a key is left to the route, which answers 401 (no route acts for
+ * anyone without one); an order API key never acts for another seller.
+ */
 export function refuseForeignTarget(request: FastifyRequest): void {
-  if (request.viewer?.isAdmin) return;
+  if (request.viewer?.isAdmin || (!request.viewer && !request.headers.authorization)) return;
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.targetUserId;
   const body = request.body;
   const fromBody = body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>).targetUserId : undefined;

@@ -34,6 +34,8 @@ import type { TrackingUpdates } from './tracking-updates.ts';
 const idParams = (what: string) => z.object({ id: z.uuid(`Not a valid ${what} id`) }).strict();
 const targetQuery = z.object({ targetUserId: z.string().max(100).optional() }).strict();
 const targetBody = z.object({ targetUserId: z.string().max(100).optional() }).strict().default({});
+/** Writes that take nothing: anything sent is refused rather than ignored. */
+const emptyBody = z.object({}).strict().default({});
 const shipmentsAnswer = z.object({ shipments: z.array(shipmentSchema) });
 
 export interface ShippingRouteDeps {
@@ -98,7 +100,7 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
 
   api.post(
     '/api/shippo/authorize',
-    { schema: { tags, summary: 'Start connecting Shippo: where to send the seller (a state bound to them, 10 minutes)', response: { 200: z.object({ authorizeUrl: z.string() }) } } },
+    { schema: { tags, summary: 'Start connecting Shippo: where to send the seller (a state bound to them, 10 minutes)', body: emptyBody, response: { 200: z.object({ authorizeUrl: z.string() }) } } },
     async (request) => ({ authorizeUrl: await settings.shippoAuthorizeUrl(requireViewer(request).id) }),
   );
 
@@ -196,7 +198,7 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
 
   api.post(
     '/api/admin/shipping/shipments/:id/void',
-    { schema: { tags, summary: 'Void a label (refunded through the provider); the order is packed again', params: idParams('shipment'), response: { 200: shipmentSchema } } },
+    { schema: { tags, summary: 'Void a label (refunded through the provider); the order is packed again', params: idParams('shipment'), body: emptyBody, response: { 200: shipmentSchema } } },
     async (request) => {
       requireAdmin(request);
       return labels.voidShipment(actorOf(request), request.params.id);
@@ -227,7 +229,7 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
 
   api.post(
     '/api/admin/shipping/shipments/:id/writeback',
-    { schema: { tags, summary: 'Send a refused tracking to the marketplace again', params: idParams('shipment') } },
+    { schema: { tags, summary: 'Send a refused tracking to the marketplace again', params: idParams('shipment'), body: emptyBody } },
     async (request, reply) => {
       requireAdmin(request);
       await tracking.retryWriteback(actorOf(request), request.params.id, deps.queueWriteback);

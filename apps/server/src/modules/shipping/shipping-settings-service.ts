@@ -178,6 +178,8 @@ export function createShippingSettingsService(deps: {
       try {
         await providers.shipstation.verifyCredentials(credentials);
       } catch (error) {
+        // Recorded (who tried which key), never stored.
+        await auditFor(actor, ownerId, 'shipping.shipstation-keys-refused', { apiVersion: input.apiVersion, apiKeyLast4: input.apiKey.slice(-4) });
         throw providerError('shipstation', error);
       }
       await repository.storeShipStation(ownerId, credentials);

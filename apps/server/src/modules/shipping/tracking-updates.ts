@@ -155,7 +155,7 @@ export function createTrackingUpdates(deps: {
      * status is then read from Shippo with the seller's token. Unknown numbers are ignored (200).
      */
     async onShippoWebhook(token: string, body: unknown): Promise<{ updated: number }> {
-      if (!sameToken(token, tokenFor('shippo'))) throw new AppError('unauthenticated', 'Unknown webhook');
+      if (!sameToken(token, tokenFor('shippo'))) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
       const named = providers.shippo.parseTrackWebhook(body);
       if (!named) throw new AppError('bad-request', 'Not a Shippo track_updated webhook');
       const rows = (await repository.byTrackingNumber(named.trackingNumber)).filter((row) => row.provider === 'shippo');
@@ -167,7 +167,7 @@ export function createTrackingUpdates(deps: {
     async onShipStationWebhook(token: string, body: unknown): Promise<{ updated: number }> {
       const [encodedOwner = '', mac = ''] = token.split('.');
       const ownerId = Buffer.from(encodedOwner, 'base64url').toString('utf8');
-      if (!ownerId || !sameToken(mac, tokenFor(`shipstation:${ownerId}`))) throw new AppError('unauthenticated', 'Unknown webhook');
+      if (!ownerId || !sameToken(mac, tokenFor(`shipstation:${ownerId}`))) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
       const resourceUrl = (body as { resource_url?: unknown } | null)?.resource_url;
       if (typeof resourceUrl !== 'string') throw new AppError('bad-request', 'Not a ShipStation webhook (no resource_url)');
       const credentials = await settings.credentialsOf(ownerId, 'shipstation');
