@@ -220,6 +220,7 @@ export function createAppContext(
     db,
     box: createSecretBox(config.appSecret),
     appSecret: config.appSecret,
+    publicUrl: config.publicUrl,
     providers: {
       sandbox: shippingConfig.sandbox
         ? createSandboxCarrier({ secondsPerDay: shippingConfig.sandboxDaySeconds, trackingBaseUrl: `${config.publicUrl ?? ''}/tracking` })

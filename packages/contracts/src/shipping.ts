@@ -69,6 +69,8 @@ export const shippingSettingsSchema = z.object({
   shippo: shippoConnectionSchema,
   /** The shipping profile that applies to this seller's orders (their delivery promise). */
   profile: z.object({ id: z.string(), name: z.string(), promise: z.string() }),
+  /** Where the seller points ShipStation's SHIP_NOTIFY webhook (Settings → Integrations → Webhooks in ShipStation). */
+  shipStationWebhookUrl: z.string(),
 });
 export type ShippingSettings = z.infer<typeof shippingSettingsSchema>;
 

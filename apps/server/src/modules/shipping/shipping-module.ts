@@ -12,6 +12,7 @@ import type { ShippingProviders } from './shipping-providers.ts';
 import { createShippingRepository } from './shipping-repository.ts';
 import { createShippingSettingsService, type OAuthStates } from './shipping-settings-service.ts';
 import { createTrackingUpdates } from './tracking-updates.ts';
+import { createWebhookTokens } from './webhook-tokens.ts';
 
 /** How the module reaches the job queue once bootstrap has started it (jobs/shipping-jobs.ts). */
 export interface ShippingQueue {
@@ -27,6 +28,8 @@ export function createShippingModule(deps: {
   db: Database;
   box: SecretBox;
   appSecret: string;
+  /** PUBLIC_URL: the webhook URLs sellers and admins give ShipStation and Shippo. */
+  publicUrl: string | undefined;
   providers: ShippingProviders;
   storage: FileStorage;
   audit: AuditRepository;
@@ -43,7 +46,17 @@ export function createShippingModule(deps: {
   autoBuy: boolean;
 }) {
   const repository = createShippingRepository(deps.db, deps.box);
-  const settings = createShippingSettingsService({ repository, providers: deps.providers, oauthStates: deps.oauthStates, audit: deps.audit });
+  const tokens = createWebhookTokens(deps.appSecret);
+  const settings = createShippingSettingsService({
+    repository,
+    providers: deps.providers,
+    oauthStates: deps.oauthStates,
+    audit: deps.audit,
+    webhookUrls: {
+      shippo: () => `${deps.publicUrl ?? ''}/api/webhooks/shippo/${tokens.shippo()}`,
+      shipStation: (ownerId) => `${deps.publicUrl ?? ''}/api/webhooks/shipstation/${tokens.shipStation(ownerId)}`,
+    },
+  });
   let queue: ShippingQueue | null = null;
   const connected = (): ShippingQueue => {
     // Thrown, not skipped: the caller (an order announcement, a purchase) is retried, so nothing is lost.
@@ -74,13 +87,14 @@ export function createShippingModule(deps: {
     orders: deps.orders,
     pushToMarketplace: deps.pushToMarketplace,
     audit: deps.audit,
-    appSecret: deps.appSecret,
+    tokens,
   });
 
   return {
     settings,
     labels,
     tracking,
+    tokens,
     accountCalls: createAccountCalls({ settings, providers: deps.providers, audit: deps.audit }),
     connectQueue(sender: ShippingQueue) {
       queue = sender;

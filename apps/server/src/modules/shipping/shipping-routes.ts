@@ -241,10 +241,16 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
 
   api.get(
     '/api/admin/shipping-profiles',
-    { schema: { tags, summary: 'Shipping profiles, the default first', response: { 200: z.object({ items: z.array(shippingProfileSchema) }) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Shipping profiles, the default first, and the URL to give Shippo for track webhooks',
+        response: { 200: z.object({ items: z.array(shippingProfileSchema), shippoWebhookUrl: z.string() }) },
+      },
+    },
     async (request) => {
       requireAdmin(request);
-      return { items: await settings.listProfiles() };
+      return { items: await settings.listProfiles(), shippoWebhookUrl: settings.shippoWebhookUrl() };
     },
   );
 

@@ -84,8 +84,10 @@ export function createShippingSettingsService(deps: {
   providers: ShippingProviders;
   oauthStates: OAuthStates;
   audit: AuditRepository;
+  /** Where ShipStation (per seller) and Shippo (app-wide) send tracking webhooks. */
+  webhookUrls: { shippo(): string; shipStation(ownerId: string): string };
 }) {
-  const { repository, providers, oauthStates, audit } = deps;
+  const { repository, providers, oauthStates, audit, webhookUrls } = deps;
 
   const auditFor = (actor: ShippingActor, ownerId: string, action: string, detail: Record<string, unknown> = {}) =>
     audit.record({ actorId: actor.id, targetUserId: ownerId, action, detail, requestId: actor.requestId });
@@ -138,6 +140,7 @@ export function createShippingSettingsService(deps: {
       shipStation: keysDto(row),
       shippo: shippoDto(row),
       profile: { id: profile.id, name: profile.name, promise: promiseText(profile) },
+      shipStationWebhookUrl: webhookUrls.shipStation(ownerId),
     };
   }
 
@@ -244,6 +247,9 @@ export function createShippingSettingsService(deps: {
       await ensureDefaultProfile();
       return (await repository.listProfiles()).map(profileDto);
     },
+
+    /** The URL admins give Shippo's dashboard for track_updated webhooks. */
+    shippoWebhookUrl: () => webhookUrls.shippo(),
 
     async saveProfile(actor: ShippingActor, id: string | null, input: ShippingProfileInput): Promise<ShippingProfile> {
       const ids = new Set(input.parcels.map((parcel) => parcel.id));

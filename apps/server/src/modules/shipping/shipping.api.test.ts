@@ -126,7 +126,9 @@ describe('settings', () => {
       shipStation: { configured: false, apiKeyLast4: null },
       shippo: { available: false, connected: false },
       profile: { name: 'Standard', promise: 'Standard: within 5 days' },
+      shipStationWebhookUrl: `/api/webhooks/shipstation/${t.context.shipping.tokens.shipStation(seller.userId)}`,
     });
+    expect((await admin.get('/api/admin/shipping-profiles')).body.shippoWebhookUrl).toBe(`/api/webhooks/shippo/${t.context.shipping.tokens.shippo()}`);
     expect((await seller.get(`/api/shipping/settings?targetUserId=${other.userId}`)).status).toBe(403);
     expect((await admin.get(`/api/shipping/settings?targetUserId=${seller.userId}`)).body.integration).toBe('sandbox');
     expect((await t.client().get('/api/shipping/settings')).status).toBe(401);
@@ -323,6 +325,7 @@ describe('labels', () => {
     const orderRepository = createOrderRepository(ctx.db);
     const module = createShippingModule({
       db: ctx.db,
+      publicUrl: undefined,
       box: createSecretBox(ctx.config.appSecret),
       appSecret: ctx.config.appSecret,
       providers: { sandbox: flaky, shipstation: null as never, shippo: null as never, shippoOAuth: false },
@@ -430,7 +433,7 @@ describe('tracking', () => {
     const body = { event: 'track_updated', data: { carrier: 'usps', tracking_number: '9205590164917312751089', tracking_status: { status: 'DELIVERED' } } };
     const forged = await t.client().post('/api/webhooks/shippo/not-our-token', body);
     expect(forged.status).toBe(401);
-    const token = t.context.shipping.tracking.shippoWebhookToken();
+    const token = t.context.shipping.tokens.shippo();
     for (let i = 0; i < 10; i++) {
       const unknown = await t.client().post(`/api/webhooks/shippo/${token}`, body);
       expect(unknown.status).toBe(200);
@@ -440,7 +443,7 @@ describe('tracking', () => {
     const ssForged = await t.client().post('/api/webhooks/shipstation/abc.def', { resource_url: 'https://ssapi.shipstation.com/shipments?batchId=1', resource_type: 'SHIP_NOTIFY' });
     expect(ssForged.status).toBe(401);
     // A seller's real token, but they have no ShipStation keys: nothing is fetched.
-    const ssToken = t.context.shipping.tracking.shipStationWebhookToken(seller.userId);
+    const ssToken = t.context.shipping.tokens.shipStation(seller.userId);
     const noKeys = await t.client().post(`/api/webhooks/shipstation/${ssToken}`, { resource_url: 'https://ssapi.shipstation.com/shipments?batchId=1', resource_type: 'SHIP_NOTIFY' });
     expect(noKeys.status).toBe(409);
   });

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ShippingIntegration } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
@@ -8,6 +7,7 @@ import type { ShippingCredentials, TrackingInfo } from './shipping-provider.ts';
 import { providerOf, type ShippingProviders } from './shipping-providers.ts';
 import type { ShipmentRow, ShippingRepository } from './shipping-repository.ts';
 import type { ShippingActor, ShippingSettingsService } from './shipping-settings-service.ts';
+import type { WebhookTokens } from './webhook-tokens.ts';
 
 const SYSTEM: EventActor = { kind: 'system', id: null };
 /** Labels in flight read per tracking pass; the pass runs again soon after. */
@@ -47,17 +47,10 @@ export function createTrackingUpdates(deps: {
   /** The shops module's pushTracking (Etsy createReceiptShipment, Shopify fulfilment, the sandbox shop…). */
   pushToMarketplace: (shopId: string, externalOrderId: string, tracking: TrackingUpdate) => Promise<void>;
   audit: AuditRepository;
-  /** Secret for the webhook URLs' tokens (APP_SECRET). */
-  appSecret: string;
+  /** The webhook URLs' secret tokens. */
+  tokens: WebhookTokens;
 }) {
-  const { repository, settings, providers, orders } = deps;
-  const webhookKey = createHmac('sha256', deps.appSecret).update('layerline:shipping-webhooks').digest();
-  const tokenFor = (purpose: string) => createHmac('sha256', webhookKey).update(purpose).digest('base64url');
-  const sameToken = (given: string, expected: string) => {
-    const a = Buffer.from(given);
-    const b = Buffer.from(expected);
-    return a.length === b.length && timingSafeEqual(a, b);
-  };
+  const { repository, settings, providers, orders, tokens } = deps;
 
   const credentialsOf = async (row: ShipmentRow): Promise<ShippingCredentials> =>
     row.provider === 'sandbox' ? { provider: 'sandbox' } : settings.credentialsOf(row.ownerId, row.provider as 'shipstation' | 'shippo');
@@ -145,17 +138,12 @@ export function createTrackingUpdates(deps: {
       await deps.audit.record({ actorId: actor.id, targetUserId: row.ownerId, action: 'shipping.writeback-retried', detail: { shipmentId }, requestId: actor.requestId });
     },
 
-    /** The path segment Shippo's webhook URL carries (configured once in Shippo's dashboard). */
-    shippoWebhookToken: () => tokenFor('shippo'),
-    /** The path segment of a seller's ShipStation webhook URL: names the seller and proves we made it. */
-    shipStationWebhookToken: (ownerId: string) => `${Buffer.from(ownerId).toString('base64url')}.${tokenFor(`shipstation:${ownerId}`)}`,
-
     /**
      * Shippo's track_updated: the token must be ours; the body only names a tracking number, whose
      * status is then read from Shippo with the seller's token. Unknown numbers are ignored (200).
      */
     async onShippoWebhook(token: string, body: unknown): Promise<{ updated: number }> {
-      if (!sameToken(token, tokenFor('shippo'))) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
+      if (!tokens.isShippo(token)) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
       const named = providers.shippo.parseTrackWebhook(body);
       if (!named) throw new AppError('bad-request', 'Not a Shippo track_updated webhook');
       const rows = (await repository.byTrackingNumber(named.trackingNumber)).filter((row) => row.provider === 'shippo');
@@ -165,9 +153,8 @@ export function createTrackingUpdates(deps: {
 
     /** ShipStation's webhooks: the resource it names is fetched from ShipStation with the seller's keys. */
     async onShipStationWebhook(token: string, body: unknown): Promise<{ updated: number }> {
-      const [encodedOwner = '', mac = ''] = token.split('.');
-      const ownerId = Buffer.from(encodedOwner, 'base64url').toString('utf8');
-      if (!ownerId || !sameToken(mac, tokenFor(`shipstation:${ownerId}`))) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
+      const ownerId = tokens.shipStationOwner(token);
+      if (!ownerId) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
       const resourceUrl = (body as { resource_url?: unknown } | null)?.resource_url;
       if (typeof resourceUrl !== 'string') throw new AppError('bad-request', 'Not a ShipStation webhook (no resource_url)');
       const credentials = await settings.credentialsOf(ownerId, 'shipstation');
