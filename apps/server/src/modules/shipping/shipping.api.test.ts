@@ -215,6 +215,35 @@ describe('shipping profiles', () => {
   }, 90_000);
 });
 
+describe('a parcel no carrier takes', () => {
+  it('answers the provider’s refusal in words when shopping rates, and holds the order when the label is bought by the farm', async () => {
+    const huge = await admin.post('/api/admin/shipping-profiles', {
+      name: 'Crates only',
+      handlingDays: 1,
+      promiseLabel: 'Freight',
+      promiseDays: 20,
+      origin: { name: 'Farm', line1: '1 Printer Way', city: 'Columbus', region: 'OH', postalCode: '43004', country: 'US' },
+      // Over a metre long: more than any sandbox service takes.
+      parcels: [{ id: 'crate', name: 'Crate', lengthMm: 1200, widthMm: 400, heightMm: 400, tareGrams: 5000, maxGrams: 40_000, costCents: 900 }],
+    });
+    expect(huge.status).toBe(201);
+    await admin.post('/api/admin/shipping-profiles/assign', { profileId: huge.body.id, targetUserId: seller.userId });
+    try {
+      const orderId = await packedOrder('BOX');
+      const rates = await admin.get(`/api/admin/shipping/orders/${orderId}/rates`);
+      expect(rates.status).toBe(422);
+      expect(rates.body.error).toMatch(/No sandbox service takes a parcel/);
+      // The farm's own purchase (the buy-label job's work) holds the order with the same words.
+      await t.context.shipping.labels.autoBuy(orderId);
+      const held = await orderOf(orderId);
+      expect(held.status).toBe('on_hold');
+      expect(held.holdReason).toMatch(/^Shipping: the label could not be bought: .*No sandbox service takes a parcel/);
+    } finally {
+      await admin.post('/api/admin/shipping-profiles/assign', { profileId: null, targetUserId: seller.userId });
+    }
+  }, 60_000);
+});
+
 describe('labels', () => {
   it('shops rates against the promise, buys once however often it is asked, and keeps the record', async () => {
     const orderId = await packedOrder('BOX');
