@@ -461,4 +461,42 @@ describe('shipping', () => {
     expect(visitorErrors).toEqual([]);
     await visitor.context().close();
   });
+
+  it('an admin voids one parcel’s label from the order and buys that parcel a new one', async () => {
+    const page = await newPage(browser, app, admin, { viewport: { width: 1400, height: 1000 } });
+    const errors = watchErrors(page);
+    await page.goto(`/admin-orders?order=${orderId}`);
+    const panel = page.getByRole('dialog').getByTestId('shipping-panel');
+    await panel.waitFor({ timeout: 15_000 });
+    const shipments = panel.getByTestId('shipment');
+    await expect.poll(() => shipments.count()).toBe(2);
+    const second = shipments.nth(1);
+    const voidedNumber = (await second.getByTestId('tracking-number').textContent()) ?? '';
+    await second.getByRole('button', { name: 'Void' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Void this label?' });
+    expect(await confirm.textContent()).toContain(voidedNumber);
+    await confirm.getByRole('button', { name: 'Void label' }).click();
+    await page.getByTestId('toast').getByText(`Label ${voidedNumber} voided`).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Packed');
+
+    // The plan again: the first parcel keeps its label, the second gets a new one.
+    const rates = panel.getByTestId('shipping-rates');
+    await rates.waitFor({ timeout: 15_000 });
+    expect(await panel.getByTestId('parcel-plan').first().textContent()).toContain('Has its label');
+    await rates.getByRole('button', { name: 'Buy label' }).click();
+    await expect.poll(() => shipments.count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => page.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Shipped');
+    const stored = (await adminClient.get(`/api/orders/${orderId}`)).body as {
+      shipments: { status: string; parcelIndex: number; attempt: number; trackingNumber: string }[];
+    };
+    expect(stored.shipments.map((s) => [s.parcelIndex, s.attempt, s.status === 'voided']).sort()).toEqual([
+      [0, 1, false],
+      [1, 1, true],
+      [1, 2, false],
+    ]);
+    expect(await panel.textContent()).toContain('attempt 2');
+    await page.screenshot({ path: 'test-results/shipping-void-rebuy.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -164,7 +164,7 @@ const shippoConnectionKey = shippingKeys.shippoConnection;
 /** Starts Shippo's OAuth: the answer is where to send the browser (the state is bound to the seller). */
 export function useStartShippoAuthorize() {
   return useMutation({
-    mutationFn: () => apiFetch<{ authorizeUrl: string }>('/api/shippo/authorize', { method: 'POST' }),
+    mutationFn: () => apiFetch<{ authorizeUrl: string }>('/api/shippo/authorize', { method: 'POST', json: {} }),
   });
 }
 
@@ -244,7 +244,7 @@ export function useBuyLabels() {
 /** Voids a label (refunded through the provider). */
 export function useVoidShipment() {
   return useLabelMutation((shipmentId: string) =>
-    apiFetch<Shipment>(`/api/admin/shipping/shipments/${enc(shipmentId)}/void`, { method: 'POST' }),
+    apiFetch<Shipment>(`/api/admin/shipping/shipments/${enc(shipmentId)}/void`, { method: 'POST', json: {} }),
   );
 }
 
@@ -283,7 +283,7 @@ export function useFailedWritebacks() {
 
 export function useRetryWriteback() {
   return useLabelMutation((shipmentId: string) =>
-    apiFetch<unknown>(`/api/admin/shipping/shipments/${enc(shipmentId)}/writeback`, { method: 'POST' }),
+    apiFetch<unknown>(`/api/admin/shipping/shipments/${enc(shipmentId)}/writeback`, { method: 'POST', json: {} }),
   );
 }
 
@@ -292,8 +292,8 @@ export function useRetryWriteback() {
 export function useShippingProfiles() {
   return useQuery({
     queryKey: shippingKeys.profiles,
-    queryFn: () => apiFetch<{ items: ShippingProfile[] }>('/api/admin/shipping-profiles'),
-    select: (answer) => answer.items,
+    queryFn: () =>
+      apiFetch<{ items: ShippingProfile[]; shippoWebhookUrl?: string }>('/api/admin/shipping-profiles'),
   });
 }
 

@@ -125,7 +125,7 @@ export function LabelList({ shipments }: { shipments: Shipment[] }) {
                   >
                     Print label
                   </Button>
-                  {shipment.status === 'purchased' ? (
+                  {shipment.status === 'purchased' || shipment.status === 'in_transit' ? (
                     <Button size="small" color="error" onClick={() => setVoiding(shipment)}>
                       Void
                     </Button>

@@ -53,18 +53,23 @@ function needsLabels(order: Order): boolean {
 
 /**
  * The packing station's shipping step for one order: its labels (tracking, PDF, void) and, while a
- * parcel still has none, the parcel plan with each parcel's rates and "Buy label".
+ * parcel still has none, the parcel plan with each parcel's rates and "Buy label". `title` (the
+ * admin's order dialog): shown with that heading, and only when there is a label or one to buy.
  */
-export function ShippingLabelPanel({ orderId }: { orderId: string }) {
+export function ShippingLabelPanel({ orderId, title }: { orderId: string; title?: string }) {
   const order = useOrderShipments(orderId);
   const data = order.data;
+  const held = data?.status === 'on_hold';
+  const nothing = data !== undefined && data.shipments.length === 0 && !needsLabels(data);
+  if (title && (!data || (nothing && !shippingHold(data)))) return null;
   return (
-    <Box data-testid="shipping-panel" data-order-id={orderId} sx={{ mt: 1.5 }}>
+    <Box data-testid="shipping-panel" data-order-id={orderId} sx={title ? { mb: 2 } : { mt: 1.5 }}>
+      {title ? <Typography variant="overline">{title}</Typography> : null}
       {order.isPending ? <Skeleton variant="rounded" height={80} /> : null}
       {order.error ? <Alert severity="error">{order.error.message}</Alert> : null}
       {data ? (
         <Stack spacing={1.5}>
-          {data.status === 'on_hold' ? (
+          {held && !title ? (
             <Alert severity="warning" data-testid="shipping-hold">
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 On hold
@@ -79,7 +84,7 @@ export function ShippingLabelPanel({ orderId }: { orderId: string }) {
           ) : null}
           {data.shipments.length > 0 ? <LabelList shipments={data.shipments} /> : null}
           {needsLabels(data) ? <RatesAndBuy order={data} /> : null}
-          {data.shipments.length === 0 && !needsLabels(data) && data.status !== 'on_hold' ? (
+          {nothing && !held ? (
             <Typography variant="body2" color="text.secondary">
               No label: the order is {data.status.replaceAll('_', ' ')}.
             </Typography>
@@ -124,24 +129,38 @@ function RatesAndBuy({ order }: { order: Order }) {
   }
   if (!data) return null;
 
-  const selection = data.parcels.map(
-    (entry, index) => chosen[index] ?? entry.rates.find((rate) => rate.recommended)?.rateId ?? null,
+  // Parcels that kept their label (another parcel's was voided): the server buys only the others.
+  const labelled = new Map(
+    order.shipments.filter(isLiveShipment).map((shipment) => [shipment.parcelIndex, shipment] as const),
   );
-  const complete = selection.every((rateId): rateId is string => rateId !== null);
-  const total = data.parcels.reduce((sum, entry, index) => {
-    const rate = entry.rates.find((r) => r.rateId === selection[index]);
+  const selection = data.parcels.map(
+    (entry, index) =>
+      chosen[index] ??
+      entry.rates.find((rate) => rate.recommended)?.rateId ??
+      // A labelled parcel still needs a rate in the list (one per parcel); the server does not use it.
+      (labelled.has(index) ? (entry.rates[0]?.rateId ?? null) : null),
+  );
+  const toBuy = data.parcels.map((_, index) => index).filter((index) => !labelled.has(index));
+  const complete = toBuy.every((index) => selection[index] !== null);
+  const total = toBuy.reduce((sum, index) => {
+    const rate = data.parcels[index]!.rates.find((r) => r.rateId === selection[index]);
     return rate ? sum + rate.amountCents : sum;
   }, 0);
   const currency = data.parcels[0]?.rates[0]?.currency ?? order.currency;
+  const rateIds = selection.every((rateId): rateId is string => rateId !== null) ? selection : undefined;
 
   const purchase = () => {
     if (inFlight.current || !complete) return;
     inFlight.current = true;
     buy.mutate(
-      { orderId: order.id, rateIds: selection as string[] },
+      { orderId: order.id, rateIds },
       {
         onSuccess: ({ shipments }) => {
-          const numbers = shipments.filter(isLiveShipment).map((s) => s.trackingNumber).filter(Boolean);
+          const before = new Set(order.shipments.map((s) => s.id));
+          const numbers = shipments
+            .filter((s) => isLiveShipment(s) && !before.has(s.id))
+            .map((s) => s.trackingNumber)
+            .filter(Boolean);
           showToast(
             numbers.length > 0
               ? `Label bought for order ${order.externalId}: ${numbers.join(', ')}`
@@ -171,6 +190,7 @@ function RatesAndBuy({ order }: { order: Order }) {
             index={index}
             count={data.parcels.length}
             entry={entry}
+            labelledWith={labelled.get(index)?.trackingNumber ?? (labelled.has(index) ? '' : null)}
             selected={selection[index] ?? null}
             onSelect={(rateId) => setChosen((current) => ({ ...current, [index]: rateId }))}
           />
@@ -179,14 +199,13 @@ function RatesAndBuy({ order }: { order: Order }) {
       {buy.error ? (
         <Alert severity="error" sx={{ mt: 1.5 }} data-testid="buy-label-error">
           The label was not bought: {buy.error.message}
-          {order.status === 'on_hold' && order.holdReason ? ` The order is on hold: ${order.holdReason}` : ''}
         </Alert>
       ) : null}
       <Stack direction="row" spacing={1.5} sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
         <Button variant="contained" onClick={purchase} disabled={buy.isPending || !complete}>
           {buy.isPending
             ? 'Buying…'
-            : `Buy ${data.parcels.length > 1 ? `${data.parcels.length} labels` : 'label'}${order.status === 'on_hold' ? ' again' : ''}`}
+            : `Buy ${toBuy.length > 1 ? `${toBuy.length} labels` : 'label'}${order.status === 'on_hold' ? ' again' : ''}`}
         </Button>
         {complete && total > 0 ? (
           <Typography variant="body2" color="text.secondary">
@@ -207,12 +226,15 @@ function ParcelRates({
   index,
   count,
   entry,
+  labelledWith,
   selected,
   onSelect,
 }: {
   index: number;
   count: number;
   entry: OrderRates['parcels'][number];
+  /** The tracking number of this parcel's label when it has one ('' before the number is known). */
+  labelledWith: string | null;
   selected: string | null;
   onSelect(rateId: string): void;
 }) {
@@ -222,7 +244,11 @@ function ParcelRates({
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
         {title}: {parcelLine(entry.parcel)}
       </Typography>
-      {entry.rates.length === 0 ? (
+      {labelledWith !== null ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          Has its label{labelledWith ? ` (${labelledWith})` : ''}: nothing to buy for this parcel.
+        </Typography>
+      ) : entry.rates.length === 0 ? (
         <Alert severity="warning" sx={{ mt: 1 }}>
           No carrier offers a rate for this parcel.
         </Alert>

@@ -32,7 +32,7 @@ export default function ShippingProfilesPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<ShippingProfile | null>(null);
   const [assigning, setAssigning] = useState<{ profileId: string | null } | null>(null);
-  const list = profiles.data ?? [];
+  const list = profiles.data?.items ?? [];
   const defaultProfile = list.find((p) => p.isDefault);
 
   const closeDelete = () => {
@@ -130,6 +130,15 @@ export default function ShippingProfilesPage() {
             </TableBody>
           </Table>
         </TableContainer>
+      ) : null}
+
+      {profiles.data?.shippoWebhookUrl ? (
+        <Alert severity="info" sx={{ mt: 2 }} data-testid="shippo-webhook-url">
+          Shippo tracking updates: give Shippo this webhook URL (track_updated) in its API settings:{' '}
+          <Box component="code" sx={{ wordBreak: 'break-all' }}>
+            {profiles.data.shippoWebhookUrl}
+          </Box>
+        </Alert>
       ) : null}
 
       {editing ? (

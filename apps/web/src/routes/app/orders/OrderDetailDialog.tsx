@@ -168,7 +168,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
         </TableBody>
       </Table>
       {order.production ? <ProductionProgress production={order.production} /> : null}
-      <OrderShipments shipments={order.shipments ?? []} />
+      <OrderShipments order={order} admin={admin} />
       <Divider sx={{ mb: 2 }} />
       <Typography variant="overline">Timeline</Typography>
       <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="order-timeline">

@@ -3,8 +3,9 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import PictureAsPdfOutlinedIcon from '@mui/icons-material/PictureAsPdfOutlined';
-import type { Shipment } from '@layerline/contracts';
+import type { Order, Shipment } from '@layerline/contracts';
 import { SHIPMENT_STATUS_LABELS, WRITEBACK_LABELS, formatMoney, shipmentLabelUrl } from '../../../api/shipping.ts';
+import { ShippingLabelPanel } from '../../admin/production/ShippingLabelPanel.tsx';
 import { dateTime } from './order-format.ts';
 
 const STATUS_COLOUR: Record<Shipment['status'], 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
@@ -23,8 +24,14 @@ const WRITEBACK_COLOUR: Record<Shipment['writeback'], 'default' | 'success' | 'w
   failed: 'error',
 };
 
-/** An order's labels as its seller sees them: carrier, tracking, where the parcel is, and the label. */
-export function OrderShipments({ shipments }: { shipments: Shipment[] }) {
+/**
+ * An order's labels as its seller sees them: carrier, tracking, where the parcel is, and the label.
+ * Admins get the packing station's panel instead (void a label, buy one for a packed order).
+ */
+export function OrderShipments({ order, admin = false }: { order: Order; admin?: boolean }) {
+  if (admin) return <ShippingLabelPanel orderId={order.id} title="Shipping" />;
+  // `shipments` arrived with issue 12: a server from before answers without it.
+  const shipments = order.shipments ?? [];
   if (shipments.length === 0) return null;
   return (
     <Box sx={{ mb: 2 }} data-testid="order-shipments">
