@@ -195,6 +195,8 @@ export function profileBody(form: ProfileForm): { body: ShippingProfileInput } |
     origin: { ...form.origin, country: form.origin.country.trim().toUpperCase() },
     parcels: form.parcels.map((row, i) => {
       const cost = numberFrom(row.cost, `parcels.${i}.costCents`, errors);
+      // Shifted in the decimal text, not multiplied: 1.255 × 100 is 125.4999… in binary floating point.
+      const cents = Number.isFinite(cost) ? Math.round(Number(`${row.cost.trim().replace(',', '.')}e2`)) : cost;
       return {
         id: row.id,
         name: row.name,
@@ -203,7 +205,7 @@ export function profileBody(form: ProfileForm): { body: ShippingProfileInput } |
         heightMm: numberFrom(row.heightMm, `parcels.${i}.heightMm`, errors),
         tareGrams: numberFrom(row.tareGrams, `parcels.${i}.tareGrams`, errors),
         maxGrams: numberFrom(row.maxGrams, `parcels.${i}.maxGrams`, errors),
-        costCents: Number.isFinite(cost) ? Math.round(cost * 100) : cost,
+        costCents: cents,
       };
     }),
     zoneServices: SHIPPING_ZONES.flatMap((zone) => {
