@@ -222,6 +222,7 @@ describe('shipping', () => {
     await visitorStatus.waitFor();
     expect(await visitorStatus.textContent()).toContain('Sign in to finish connecting Shippo');
     expect(await visitor.content()).not.toContain('secret-oauth-code');
+    expect(await visitor.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     await visitor.context().close();
 
     const page = await newPage(browser, app, seller, { viewport: { width: 1280, height: 1000 } });
