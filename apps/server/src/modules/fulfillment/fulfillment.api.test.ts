@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 const orderNumbers = (body: { items: { orderNumber: string }[] }) => body.items.map((item) => item.orderNumber);
-const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 
 describe('GET /api/fulfillment-history (getFulfillmentHistory)', () => {
   it('answers page 1 of 50, newest first, with the total and the record as the contract has it', async () => {
@@ -185,20 +185,27 @@ describe('GET /api/fulfillment-history (getFulfillmentHistory)', () => {
     expect(orderNumbers(await search('sku-red', { startDate: '2026-01-02', endDate: '2026-01-04', orderDirection: 'asc' }))).toEqual(['A-0003', 'A-0006']);
   });
 
-  it('finds the same pages by walking the newest records as by the trigram index', async () => {
-    const walk = createFulfillmentRepository(t.context.db);
-    const index = createFulfillmentRepository(t.context.db, { searchWindow: 0 });
+  it('finds the same pages and counts by the trigram index, by walking the first records, and by both', async () => {
+    const repository = createFulfillmentRepository(t.context.db);
+    const narrowWindow = createFulfillmentRepository(t.context.db, { searchWindow: 20 });
     const filters: FulfillmentFilter[] = [
       { ownerId: sellerA.userId, from: null, until: null, search: 'grace' },
       { ownerId: null, from: null, until: null, search: 'sku-' },
       { ownerId: null, from: new Date('2026-01-10T00:00:00Z'), until: { at: new Date('2026-02-01T00:00:00Z'), inclusive: false }, search: 'o' },
     ];
     for (const filter of filters) {
+      const all = await repository.countUpTo(filter, 100_000);
       for (const direction of ['desc', 'asc'] as const) {
+        const expected = (await repository.page(filter, direction, 0, 1000, 100_000)).rows.map((r) => r.id);
+        // countCap 5: every term here is "common", so its pages come from the walk (the window), or
+        // from all matches sorted when the window holds too few (the narrow one, and deep pages).
         for (const [offset, limit] of [[0, 5], [5, 5], [0, 51], [40, 11]] as const) {
-          const viaWalk = (await walk.page(filter, direction, offset, limit)).map((r) => r.id);
-          const viaIndex = (await index.page(filter, direction, offset, limit)).map((r) => r.id);
-          expect(viaWalk, `${filter.search} ${direction} ${offset}+${limit}`).toEqual(viaIndex);
+          for (const [name, repo, countCap] of [['index', repository, 100_000], ['window', repository, 5], ['narrow window', narrowWindow, 5]] as const) {
+            const page = await repo.page(filter, direction, offset, limit, countCap);
+            const what = `${filter.search} ${direction} ${offset}+${limit} ${name}`;
+            expect(page.rows.map((r) => r.id), what).toEqual(expected.slice(offset, offset + limit));
+            expect(page.matched, what).toBe(Math.min(all, countCap));
+          }
         }
       }
     }
@@ -422,10 +429,12 @@ describe('GET /api/fulfillment-history/export.csv', () => {
     // Many records share a minute: the batches' keyset (time, id) neither skips nor repeats them.
     const totals = lines.slice(1).map((line) => Number(line.split(',')[9]));
     expect(totals.reduce((sum, x) => sum + x, 0)).toBeCloseTo((30_000 * 30_001) / 2 / 100, 2);
-    // The list counts no further than 10,000.
+    // The list counts no further than 10,000, a search no further than 1,000.
     const page = await bulk.get('/api/fulfillment-history?page=2');
     expect(page.body).toMatchObject({ total: 10_000, totalCapped: true, hasMore: true });
     expect(page.body.items).toHaveLength(50);
+    expect((await bulk.get('/api/fulfillment-history?searchTerm=bulk')).body).toMatchObject({ total: 1_000, totalCapped: true, hasMore: true });
+    expect((await bulk.get('/api/fulfillment-history?searchTerm=bulk-2999')).body).toMatchObject({ total: 11, totalCapped: false, hasMore: false });
   }, 120_000);
 });
 
