@@ -22,6 +22,7 @@ import { newBrowser, newPage, startApp, type Credentials, type RunningApp } from
  */
 const CUBE = fs.readFileSync(path.resolve(import.meta.dirname, '../../shared/models/ps-20mm_cube.obj'));
 const PRINT_MS = 3_000;
+const GOOD_V2_KEY = 'ss-v2-key-4f9e8d7c6b5aWXYZ';
 
 let app: RunningApp;
 let browser: Browser;
@@ -42,10 +43,15 @@ const credentials = (client: SignedInClient): Credentials => ({
 });
 
 beforeAll(async () => {
-  // ShipStation as it answers keys it does not know.
+  // ShipStation as it answers keys it does not know, and one v2 key it does (with one carrier).
   shipStation = http.createServer((request, response) => {
     shipStationCalls += 1;
     request.resume();
+    if (request.headers['api-key'] === GOOD_V2_KEY && request.url?.startsWith('/v2/carriers')) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ carriers: [{ carrier_id: 'se-1001' }] }));
+      return;
+    }
     response.writeHead(401, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ Message: 'Authorization has been denied for this request.' }));
   });
@@ -185,7 +191,7 @@ function watchErrors(page: Page): string[] {
 }
 
 describe('shipping', () => {
-  it('refuses ShipStation keys ShipStation refuses, and stores nothing', async () => {
+  it('refuses ShipStation keys ShipStation refuses and stores nothing; keeps good ones, showing their end only', async () => {
     const page = await newPage(browser, app, seller, { viewport: { width: 1280, height: 1000 } });
     const errors = watchErrors(page);
     await page.goto('/account-settings');
@@ -209,6 +215,28 @@ describe('shipping', () => {
     const choice = page.getByTestId('shipping-integration-shipstation');
     expect(await choice.locator('input').isDisabled()).toBe(true);
     expect(await choice.textContent()).toContain('Save your ShipStation keys below first.');
+
+    // A v2 key ShipStation knows: stored, only its last four characters shown, with the webhook to set up.
+    await section.getByRole('combobox', { name: 'API version' }).click();
+    await page.getByRole('option', { name: /ShipStation API \(v2\)/ }).click();
+    expect(await section.getByLabel('API secret').count()).toBe(0);
+    await section.getByLabel('API key').fill(GOOD_V2_KEY);
+    await section.getByRole('button', { name: 'Save keys' }).click();
+    await expect
+      .poll(() => section.getByTestId('shipstation-saved-keys').textContent(), { timeout: 15_000 })
+      .toContain('Keys saved: …WXYZ (v2 API)');
+    expect(await section.getByTestId('shipstation-refusal').count()).toBe(0);
+    expect(await section.getByLabel('API key').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(GOOD_V2_KEY);
+    expect(await section.getByTestId('shipstation-webhook-url').textContent()).toMatch(/\/api\/webhooks\/shipstation\//);
+    expect(await choice.locator('input').isDisabled()).toBe(false);
+    // Removed again: the seller stays on the sandbox carrier.
+    await section.getByRole('button', { name: 'Remove keys' }).click();
+    await page.getByRole('dialog', { name: 'Remove your ShipStation keys?' }).getByRole('button', { name: 'Remove' }).click();
+    await expect
+      .poll(() => section.getByTestId('shipstation-saved-keys').textContent(), { timeout: 10_000 })
+      .toContain('No ShipStation keys saved.');
+    expect((await sellerClient.get('/api/shipstation/keys')).body.configured).toBe(false);
     await page.screenshot({ path: 'test-results/shipping-account-settings-refused.png', fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
@@ -241,7 +269,7 @@ describe('shipping', () => {
     const returnUrl = page.url();
     await page.getByRole('link', { name: 'Back to Account settings' }).click();
     await page.waitForURL('**/account-settings');
-    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent()).toBe('Connected');
+    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent(), { timeout: 10_000 }).toBe('Connected');
     expect(await page.getByTestId('shipping-integration-shippo').locator('input').isDisabled()).toBe(false);
     await section.getByRole('button', { name: 'Show my Shippo orders' }).click();
     const orders = section.getByTestId('shippo-orders');
@@ -258,7 +286,7 @@ describe('shipping', () => {
     await page.goto('/account-settings');
     await section.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('dialog', { name: 'Disconnect Shippo?' }).getByRole('button', { name: 'Disconnect' }).click();
-    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent()).toBe('Not connected');
+    await expect.poll(() => section.getByTestId('shippo-connection-status').textContent(), { timeout: 10_000 }).toBe('Not connected');
     expect((await sellerClient.get('/api/shippo/connection')).body.connected).toBe(false);
     expect(errors).toEqual([]);
     await page.context().close();
@@ -268,7 +296,7 @@ describe('shipping', () => {
     const page = await newPage(browser, app, admin, { viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);
     await page.goto('/shipping-profiles');
-    await expect.poll(() => page.title()).toBe('Shipping Profiles | Layerline');
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Shipping Profiles | Layerline');
     // The server's starter profile is the default.
     const rows = page.getByTestId('shipping-profile-row');
     await rows.first().waitFor();
@@ -325,7 +353,7 @@ describe('shipping', () => {
     await assign.getByRole('button', { name: 'Assign' }).click();
     await assign.waitFor({ state: 'hidden' });
     await page.getByText(`${seller.email} now ships with Cube mailers`).waitFor();
-    await expect.poll(() => ours.textContent()).toContain('1 seller');
+    await expect.poll(() => ours.textContent(), { timeout: 10_000 }).toContain('1 seller');
     await page.screenshot({ path: 'test-results/shipping-profiles.png', fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
@@ -442,7 +470,7 @@ describe('shipping', () => {
     const visitor = await newPage(browser, app, undefined, { viewport: { width: 1000, height: 900 } });
     const visitorErrors = watchErrors(visitor);
     await visitor.goto(`/tracking/${encodeURIComponent(trackingNumber)}`);
-    await expect.poll(() => visitor.title()).toBe('Track a Parcel | Layerline');
+    await expect.poll(() => visitor.title(), { timeout: 10_000 }).toBe('Track a Parcel | Layerline');
     const result = visitor.getByTestId('tracking-result');
     await result.waitFor({ timeout: 15_000 });
     expect(await result.textContent()).toContain(order.shipments[0]!.carrier);
@@ -470,7 +498,7 @@ describe('shipping', () => {
     const panel = page.getByRole('dialog').getByTestId('shipping-panel');
     await panel.waitFor({ timeout: 15_000 });
     const shipments = panel.getByTestId('shipment');
-    await expect.poll(() => shipments.count()).toBe(2);
+    await expect.poll(() => shipments.count(), { timeout: 10_000 }).toBe(2);
     const second = shipments.nth(1);
     const voidedNumber = (await second.getByTestId('tracking-number').textContent()) ?? '';
     await second.getByRole('button', { name: 'Void' }).click();

@@ -7,7 +7,12 @@ import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { storeShipStationKeysInputSchema, type ShipStationApiVersion, type ShipStationKeys } from '@layerline/contracts';
-import { useRemoveShipStationKeys, useShipStationKeys, useStoreShipStationKeys } from '../../../api/shipping.ts';
+import {
+  useRemoveShipStationKeys,
+  useShipStationKeys,
+  useShippingSettings,
+  useStoreShipStationKeys,
+} from '../../../api/shipping.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { firstErrorPerField } from '../../../components/field-errors.ts';
@@ -29,6 +34,7 @@ function savedKeysText(keys: ShipStationKeys): string {
 /** The seller's ShipStation API keys: checked with ShipStation when saved; only their last 4 characters come back. */
 export function ShippingShipStationSection() {
   const keys = useShipStationKeys();
+  const settings = useShippingSettings();
   const store = useStoreShipStationKeys();
   const remove = useRemoveShipStationKeys();
   const { showToast } = useToast();
@@ -93,6 +99,15 @@ export function ShippingShipStationSection() {
             </Button>
           ) : null}
         </Box>
+      ) : null}
+      {saved && settings.data?.shipStationWebhookUrl ? (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="shipstation-webhook-url">
+          For tracking updates as they happen, add this webhook in ShipStation (Settings → Integrations →
+          Webhooks, “On Items Shipped”):{' '}
+          <Box component="code" sx={{ wordBreak: 'break-all' }}>
+            {settings.data.shipStationWebhookUrl}
+          </Box>
+        </Alert>
       ) : null}
       {refusal ? (
         <Alert severity="error" sx={{ mb: 2 }} data-testid="shipstation-refusal">
