@@ -1,25 +1,44 @@
-import HistoryIcon from '@mui/icons-material/History';
-import { NotAvailableYet } from '../../../components/NotAvailableYet.tsx';
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import AddIcon from '@mui/icons-material/Add';
+import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { PageHeading } from '../../../components/PageHeading.tsx';
+import { FulfillmentHistoryView } from '../../app/fulfillment-history/FulfillmentHistoryView.tsx';
+import { RecordShipmentDialog } from './RecordShipmentDialog.tsx';
+import { SellerPicker, type PickedSeller } from './SellerPicker.tsx';
 
-const WILL_LET_YOU = [
-  'Search all orders by seller, date or tracking number',
-  'Buy labels and mark orders shipped',
-  "Charge a seller's stored card for an order",
-] as const;
-
-/** Placeholder until this capability ships; replace the body with the real page. */
+/** /admin-fulfillment-history: every seller's shipments, one seller's with the filter; shipments recorded by hand. */
 export default function AdminFulfillmentHistoryPage() {
+  const { showToast } = useToast();
+  const [seller, setSeller] = useState<PickedSeller | null>(null);
+  const [recording, setRecording] = useState(false);
+
   return (
-    <NotAvailableYet
-      title="Fulfillment History"
-      summary="Every order fulfilled for every seller."
-      willLetYou={WILL_LET_YOU}
-      meanwhile={{
-        label: 'Back to the admin overview',
-        to: '/admin',
-        explanation: 'Meanwhile, manage users and read contact messages on the admin overview.',
-      }}
-      icon={<HistoryIcon />}
-    />
+    <Box>
+      <PageHeading
+        title="Fulfillment History"
+        subtitle="Every shipment of every seller, with its costs and tracking."
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setRecording(true)}>
+            Record a shipment
+          </Button>
+        }
+      />
+      <FulfillmentHistoryView
+        scope="admin"
+        sellerId={seller?.id ?? ''}
+        sellerFilter={<SellerPicker value={seller} onChange={setSeller} label="Seller (all when empty)" />}
+      />
+      {recording ? (
+        <RecordShipmentDialog
+          onClose={() => setRecording(false)}
+          onSaved={(record) => {
+            setRecording(false);
+            showToast(`Shipment ${record.orderNumber} recorded for ${record.sellerName}`);
+          }}
+        />
+      ) : null}
+    </Box>
   );
 }

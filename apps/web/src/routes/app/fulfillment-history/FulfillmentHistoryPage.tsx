@@ -1,25 +1,16 @@
-import HistoryIcon from '@mui/icons-material/History';
-import { NotAvailableYet } from '../../../components/NotAvailableYet.tsx';
+import Box from '@mui/material/Box';
+import { PageHeading } from '../../../components/PageHeading.tsx';
+import { FulfillmentHistoryView } from './FulfillmentHistoryView.tsx';
 
-const WILL_LET_YOU = [
-  'Search and filter orders by date',
-  'See what each order cost and when it shipped',
-  'Follow every parcel with its tracking number',
-] as const;
-
-/** Placeholder until this capability ships; replace the body with the real page. */
+/** /fulfillment-history: every order we printed and shipped for the seller, with its costs and tracking. */
 export default function FulfillmentHistoryPage() {
   return (
-    <NotAvailableYet
-      title="Fulfillment History"
-      summary="Every order we printed and shipped for you."
-      willLetYou={WILL_LET_YOU}
-      meanwhile={{
-        label: 'Go to your dashboard',
-        to: '/dashboard',
-        explanation: 'Meanwhile, your dashboard shows what to set up first.',
-      }}
-      icon={<HistoryIcon />}
-    />
+    <Box>
+      <PageHeading
+        title="Fulfillment History"
+        subtitle="Every order we printed and shipped for you: what it cost, how it went and where it is."
+      />
+      <FulfillmentHistoryView scope="mine" />
+    </Box>
   );
 }
