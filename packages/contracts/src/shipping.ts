@@ -333,7 +333,7 @@ export const fulfillmentHistoryPageSchema = z.object({
   items: z.array(fulfillmentRecordSchema),
   page: z.number().int(),
   limit: z.number().int(),
-  /** Matching records, counted up to 10,000 (`totalCapped` says the real number is larger). */
+  /** Matching records, counted up to 10,000, or 1,000 with a searchTerm (`totalCapped` says the real number is larger). */
   total: z.number().int(),
   totalCapped: z.boolean(),
   hasMore: z.boolean(),
