@@ -54,6 +54,7 @@ describe('public pages', () => {
     '/3d-design-handling-policy': /3D Design Handling Policy/,
     '/under-construction': /Under construction/,
     '/shippo-oauth-redirect': /Connecting Shippo/,
+    '/tracking/:trackingNumber': /Track a parcel/,
   };
 
   it('covers every public route of the table', () => {
@@ -87,16 +88,14 @@ describe('public pages', () => {
     await page.context().close();
   });
 
-  it('explains on the Shippo return page that the connection is not available yet, without showing the code', async () => {
+  it('asks a visitor on the Shippo return page to sign in, without showing the code', async () => {
     const page = await visitorPage();
-    await page.goto('/shippo-oauth-redirect?code=secret-oauth-code');
+    await page.goto('/shippo-oauth-redirect?code=secret-oauth-code&state=some-state');
     const status = page.getByTestId('shippo-status');
     await status.waitFor();
-    expect(await status.textContent()).toContain('cannot use it yet');
+    expect(await status.textContent()).toContain('Sign in to finish connecting Shippo');
     expect(await page.content()).not.toContain('secret-oauth-code');
-    expect(await page.getByRole('link', { name: 'Go to your dashboard' }).getAttribute('href')).toBe(
-      '/dashboard',
-    );
+    expect(await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
     await page.context().close();
   });
 });

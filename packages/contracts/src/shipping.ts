@@ -65,6 +65,8 @@ export const setShippingIntegrationInputSchema = z
 /** A seller's shipping settings (Account settings → Shipping). */
 export const shippingSettingsSchema = z.object({
   integration: z.enum(SHIPPING_INTEGRATIONS),
+  /** Whether this server has the sandbox carrier (SHIPPING_SANDBOX; off in production by default). */
+  sandboxAvailable: z.boolean(),
   shipStation: shipStationKeysSchema,
   shippo: shippoConnectionSchema,
   /** The shipping profile that applies to this seller's orders (their delivery promise). */

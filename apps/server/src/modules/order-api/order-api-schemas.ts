@@ -66,6 +66,18 @@ export const publicOrderSchema = z.object({
       createdAt: z.string(),
     }),
   ),
+  /** Its parcels' labels and tracking (empty until shipped; a voided label is left out). */
+  shipments: z.array(
+    z.object({
+      carrier: z.string(),
+      service: z.string(),
+      trackingNumber: z.string(),
+      trackingUrl: z.string(),
+      status: z.enum(['purchased', 'in_transit', 'delivered']),
+      shippedAt: z.string().nullable(),
+      deliveredAt: z.string().nullable(),
+    }),
+  ),
   placedAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

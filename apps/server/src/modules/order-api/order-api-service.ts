@@ -71,6 +71,21 @@ export function toPublicOrder(order: Order): PublicOrder {
       reason: event.reason,
       createdAt: event.createdAt,
     })),
+    shipments: order.shipments.flatMap((shipment) =>
+      shipment.status === 'purchased' || shipment.status === 'in_transit' || shipment.status === 'delivered'
+        ? [
+            {
+              carrier: shipment.carrier ?? '',
+              service: shipment.service ?? '',
+              trackingNumber: shipment.trackingNumber ?? '',
+              trackingUrl: shipment.trackingUrl ?? '',
+              status: shipment.status,
+              shippedAt: shipment.shippedAt,
+              deliveredAt: shipment.deliveredAt,
+            },
+          ]
+        : [],
+    ),
     placedAt: order.placedAt,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
@@ -112,6 +127,7 @@ export function publicOrderFromCreated(orderId: string, created: CreatedOrderSna
       reason: event.reason,
       createdAt: event.createdAt.toISOString(),
     })),
+    shipments: [],
     placedAt: created.placedAt.toISOString(),
     createdAt,
     updatedAt: createdAt,
@@ -140,6 +156,7 @@ function publicOrderOf(orderId: string, incoming: MarketplaceOrder, stored: Stor
       reason: event.reason,
       createdAt: event.createdAt.toISOString(),
     })),
+    shipments: [],
     placedAt: incoming.placedAt.toISOString(),
     createdAt,
     updatedAt: createdAt,

@@ -33,9 +33,9 @@ import type { TrackingUpdates } from './tracking-updates.ts';
 
 const idParams = (what: string) => z.object({ id: z.uuid(`Not a valid ${what} id`) }).strict();
 const targetQuery = z.object({ targetUserId: z.string().max(100).optional() }).strict();
-const targetBody = z.object({ targetUserId: z.string().max(100).optional() }).strict().default({});
-/** Writes that take nothing: anything sent is refused rather than ignored. */
-const emptyBody = z.object({}).strict().default({});
+/** A body that may be left out (no body arrives as null); fields it does not name are refused, not ignored. */
+const targetBody = z.object({ targetUserId: z.string().max(100).optional() }).strict().nullish();
+const emptyBody = z.object({}).strict().nullish();
 const shipmentsAnswer = z.object({ shipments: z.array(shipmentSchema) });
 
 export interface ShippingRouteDeps {
@@ -113,13 +113,13 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
   api.post(
     '/api/shippo/disconnect',
     { schema: { tags, summary: 'disconnectShippo', body: targetBody, response: { 200: shippoConnectionSchema } } },
-    async (request) => settings.disconnectShippo(actorOf(request), subject(request, request.body.targetUserId)),
+    async (request) => settings.disconnectShippo(actorOf(request), subject(request, request.body?.targetUserId)),
   );
 
   api.post(
     '/api/shippo/orders',
     { schema: { tags, summary: 'fetchShippoOrders: the orders in the seller’s Shippo account', body: targetBody, response: { 200: z.object({ orders: z.array(shippoOrderSchema) }) } } },
-    async (request) => ({ orders: await accountCalls.shippoOrders(subject(request, request.body.targetUserId)) }),
+    async (request) => ({ orders: await accountCalls.shippoOrders(subject(request, request.body?.targetUserId)) }),
   );
 
   api.post(
@@ -189,10 +189,11 @@ export function registerShippingRoutes(app: FastifyInstance, deps: ShippingRoute
 
   api.post(
     '/api/admin/shipping/orders/:id/labels',
-    { schema: { tags, summary: 'Buy the order’s labels (chosen rates, else the recommended); once: a repeat answers the same labels', params: idParams('order'), body: buyLabelInputSchema, response: { 200: shipmentsAnswer } } },
+    { schema: { tags, summary: 'Buy the order’s labels (chosen rates, else the recommended); once: a repeat answers the same labels', params: idParams('order'), body: buyLabelInputSchema.nullish(), response: { 200: shipmentsAnswer } } },
     async (request) => {
       requireAdmin(request);
-      return { shipments: await labels.buyLabels(actorOf(request), request.params.id, request.body.rateIds ? { rateIds: request.body.rateIds } : {}) };
+      const rateIds = request.body?.rateIds;
+      return { shipments: await labels.buyLabels(actorOf(request), request.params.id, rateIds ? { rateIds } : {}) };
     },
   );
 

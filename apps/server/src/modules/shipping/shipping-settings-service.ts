@@ -137,6 +137,7 @@ export function createShippingSettingsService(deps: {
     const profile = await profileFor(row);
     return {
       integration: integrationOf(row),
+      sandboxAvailable: providers.sandbox !== null,
       shipStation: keysDto(row),
       shippo: shippoDto(row),
       profile: { id: profile.id, name: profile.name, promise: promiseText(profile) },

@@ -278,6 +278,13 @@ describe('labels', () => {
     expect(shipped.shipments[0]).toMatchObject({ trackingNumber: label!.trackingNumber, labelUrl: `/api/shipping/shipments/${label!.id}/label` });
     expect(shipped.shipments[0].trackingUrl).toMatch(/\/tracking\/SBX/);
     expect(shipped.events.at(-1).reason).toContain(label!.trackingNumber);
+    // The order API shows the seller's integration the tracking (its webhooks carry the same order).
+    const key = (await seller.post('/api/api-keys', { name: 'shipping test' })).body.key as string;
+    const viaApi = await t.client().get(`/api/v1/orders/${orderId}`, { authorization: `Bearer ${key}` });
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.body.shipments).toEqual([
+      expect.objectContaining({ trackingNumber: label!.trackingNumber, carrier: label!.carrier, service: chosen.service, status: 'purchased', deliveredAt: null }),
+    ]);
     // Asking again answers the same label.
     const repeat = await admin.post(`/api/admin/shipping/orders/${orderId}/labels`, {});
     expect(repeat.body.shipments.map((s: any) => s.id)).toEqual([label!.id]);

@@ -20,6 +20,7 @@ import { ShippingShippoSection } from './ShippingShippoSection.tsx';
 
 /** Why an integration cannot buy labels yet (null: it can). */
 function unavailableReason(integration: ShippingIntegration, settings: ShippingSettings): string | null {
+  if (integration === 'sandbox' && !settings.sandboxAvailable) return 'The sandbox carrier is turned off on this server.';
   if (integration === 'shipstation' && !settings.shipStation.configured) {
     return 'Save your ShipStation keys below first.';
   }
