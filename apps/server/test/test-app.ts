@@ -167,6 +167,19 @@ export class TestClient {
   }
 }
 
+/** Uploads a model file as the client's seller (POST /api/designs, multipart) and answers the design, which must be created. */
+export async function uploadDesign(client: SignedInClient, bytes: Uint8Array, fileName: string): Promise<any> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), fileName);
+  const response = await fetch(new URL('/api/designs', client.baseUrl), {
+    method: 'POST',
+    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`Uploading ${fileName} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
 export async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `layerline_test_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
 import { printJob, productionEvent } from '../../db/schema.ts';
 import { startOctoprintFake } from '../../integrations/octoprint/octoprint-fake.ts';
@@ -25,18 +25,6 @@ let other: SignedInClient;
 /** The seller's 20 mm box in PLA (the default configuration, orange) and a 150 mm tall one. */
 let smallConfig: string;
 let tallConfig: string;
-
-async function upload(client: SignedInClient, stl: Uint8Array, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([stl]), name);
-  const response = await fetch(new URL('/api/designs', client.baseUrl), {
-    method: 'POST',
-    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
-    body: form,
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as any;
-}
 
 async function addPrinter(name: string, options: { size?: number; nozzle?: number; spool?: [string, string] | null; connection?: Record<string, unknown> } = {}) {
   const size = options.size ?? 200;
@@ -88,9 +76,9 @@ async function emptyFarm() {
 beforeAll(async () => {
   t = await startTestApp({ FARM_TICK_S: '300', FARM_AUTOPILOT: 'false', MAX_BUILD_VOLUME_MM: '400,400,400' });
   [admin, seller, other] = await Promise.all([t.signUp({ role: 'admin' }), t.signUp({ role: 'beta' }), t.signUp({ role: 'beta' })]);
-  const small = await upload(seller, boxStl(20, 20, 20), 'box.stl');
+  const small = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
   smallConfig = small.printConfigs[0].id;
-  const tall = await upload(seller, boxStl(30, 30, 150), 'tall.stl');
+  const tall = await uploadDesign(seller, boxStl(30, 30, 150), 'tall.stl');
   tallConfig = tall.printConfigs[0].id;
   const product = await seller.post('/api/products', {
     name: 'Desk set',
@@ -371,7 +359,7 @@ describe('the farm autopilot', () => {
   it('takes an order from accepted to packed with no clicks, each step recorded as the autopilot’s', async () => {
     auto = await startTestApp({ FARM_TICK_S: '300', FARM_AUTOPILOT: 'true', FARM_AUTOPILOT_DELAY_S: '0' });
     const [boss, maker] = await Promise.all([auto.signUp({ role: 'admin' }), auto.signUp({ role: 'beta' })]);
-    const design = await upload(maker, boxStl(20, 20, 20), 'box.stl');
+    const design = await uploadDesign(maker, boxStl(20, 20, 20), 'box.stl');
     await maker.post('/api/products', { name: 'Cube', variants: [{ name: 'One', sku: 'ONE', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] }] });
     const made = await boss.post('/api/admin/printers', { name: 'Auto', buildVolumeMm: { x: 200, y: 200, z: 200 }, nozzleMm: 0.4, connection: { kind: 'simulated', speedFactor: 100_000 } });
     const placed = (await maker.post('/api/orders/manual', { items: [{ sku: 'ONE', quantity: 1 }], shippingAddress: ADDRESS })).body;
@@ -422,7 +410,7 @@ describe('with PrusaSlicer installed', () => {
     sliced = await startTestApp({ SLICING: 'auto', FARM_TICK_S: '300', FARM_AUTOPILOT: 'false', PRINTER_ALLOW_LOOPBACK: 'true' });
     expect(sliced.running.slicerAvailable).toBe(true);
     const [boss, maker] = await Promise.all([sliced.signUp({ role: 'admin' }), sliced.signUp({ role: 'beta' })]);
-    const design = await upload(maker, boxStl(20, 20, 20), 'box.stl');
+    const design = await uploadDesign(maker, boxStl(20, 20, 20), 'box.stl');
     const configId = design.printConfigs[0].id;
     await maker.post('/api/products', { name: 'Cube', variants: [{ name: 'One', sku: 'ONE', parts: [{ printConfigId: configId, quantity: 1 }] }] });
     const printer = await boss.post('/api/admin/printers', { name: 'Sliced', buildVolumeMm: { x: 200, y: 200, z: 200 }, nozzleMm: 0.4, connection: { kind: 'simulated', speedFactor: 100_000 } });

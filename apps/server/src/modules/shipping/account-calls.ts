@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { markShipStationOrderShippedInputSchema, ShippingRate, shipStationLabelForOrderInputSchema, shipStationRatesInputSchema } from '@layerline/contracts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
-import { chooseRates } from './rate-choice.ts';
+import { chooseRates, rateDto } from './rate-choice.ts';
 import type { ShippingProviders } from './shipping-providers.ts';
 import { providerError } from './shipping-providers.ts';
 import type { ShippoAccountOrder } from './shipping-provider.ts';
@@ -36,18 +36,10 @@ export function createAccountCalls(deps: { settings: ShippingSettingsService; pr
           idempotencyKey: 'rate-check',
         });
         const wanted = rates.filter((rate) => (!input.carrierCode || rate.carrierCode === input.carrierCode) && (!input.serviceCode || rate.serviceCode === input.serviceCode));
-        return chooseRates(wanted, { handlingDays: profile.handlingDays, promiseDays: profile.promiseDays, preferred: [] }).map((rate) => ({
-          rateId: rate.rateId,
-          provider: 'shipstation',
-          carrier: rate.carrier,
-          service: rate.service,
-          serviceCode: rate.serviceCode,
-          amountCents: rate.amountCents,
-          currency: rate.currency,
-          estimatedDays: rate.estimatedDays,
-          meetsPromise: rate.meetsPromise,
-          recommended: rate.recommended,
-        }));
+        // Not tied to one of our orders: ShipStation's own rate ids, to compare rather than to buy here.
+        return chooseRates(wanted, { handlingDays: profile.handlingDays, promiseDays: profile.promiseDays, preferred: [] }).map((rate) =>
+          rateDto(rate, 'shipstation', rate.rateId),
+        );
       } catch (error) {
         throw providerError('shipstation', error);
       }

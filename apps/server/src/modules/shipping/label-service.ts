@@ -5,8 +5,8 @@ import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import type { EventActor, OrderDetailRow, OrderRow } from '../orders/order-repository.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
-import { planParcels, UnpackableError, type PackedPart, type PlannedParcel } from './parcel-plan.ts';
-import { chooseRates, zoneOf, type ChosenRate } from './rate-choice.ts';
+import { parcelPlanOf, planParcels, UnpackableError, type PackedPart, type PlannedParcel } from './parcel-plan.ts';
+import { chooseRates, rateDto, zoneOf } from './rate-choice.ts';
 import type { RateTokens } from './rate-token.ts';
 import {
   ShippingAddressError,
@@ -248,16 +248,7 @@ export function createLabelService(deps: LabelServiceDeps) {
           attempt,
           parcelIndex: index,
           parcelCount: parcels.length,
-          parcel: {
-            parcelId: parcel.size.id,
-            name: parcel.size.name,
-            lengthMm: parcel.size.lengthMm,
-            widthMm: parcel.size.widthMm,
-            heightMm: parcel.size.heightMm,
-            weightGrams: parcel.weightGrams,
-            partCount: parcel.parts.length,
-            costCents: parcel.size.costCents,
-          },
+          parcel: parcelPlanOf(parcel),
           idempotencyKey: idempotencyKey(detail.order.id, index, attempt),
           currency: 'USD',
         })) ?? undefined;
@@ -376,29 +367,13 @@ export function createLabelService(deps: LabelServiceDeps) {
         } catch (error) {
           throw providerError(shipping.integration, error);
         }
-        const chosen: ChosenRate[] = chooseRates(offered, promise);
+        const chosen = chooseRates(offered, promise);
+        const { costCents: _boxCost, ...plan } = parcelPlanOf(parcel);
         quoted.push({
-          parcel: {
-            parcelId: parcel.size.id,
-            name: parcel.size.name,
-            lengthMm: parcel.size.lengthMm,
-            widthMm: parcel.size.widthMm,
-            heightMm: parcel.size.heightMm,
-            weightGrams: parcel.weightGrams,
-            partCount: parcel.parts.length,
-          },
-          rates: chosen.map(({ meetsPromise, recommended, ...rate }) => ({
-            rateId: rateTokens.seal(orderId, index, rate),
-            provider: shipping.integration,
-            carrier: rate.carrier,
-            service: rate.service,
-            serviceCode: rate.serviceCode,
-            amountCents: rate.amountCents,
-            currency: rate.currency,
-            estimatedDays: rate.estimatedDays,
-            meetsPromise,
-            recommended,
-          })),
+          parcel: plan,
+          rates: chosen.map(({ meetsPromise, recommended, ...rate }) =>
+            rateDto({ ...rate, meetsPromise, recommended }, shipping.integration, rateTokens.seal(orderId, index, rate)),
+          ),
         });
       }
       return { orderId, integration: shipping.integration, promise: promiseText(shipping.profile), parcels: quoted };

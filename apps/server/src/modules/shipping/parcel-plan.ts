@@ -1,3 +1,4 @@
+import type { ParcelPlan } from '@layerline/contracts';
 import type { ParcelSizeJson } from '../../db/schema.ts';
 
 /** A printed part as the packing station handles it: its bounding box (mm) and weight (g). */
@@ -79,4 +80,18 @@ export function planParcels(parts: readonly PackedPart[], sizes: readonly Parcel
   }
   // Every group has a size: it was only ever grown while one took it.
   return groups.map((group) => parcel(smallestFor(group)!, group));
+}
+
+/** A planned parcel as the pages and the shipment row describe it (the row adds the box's cost). */
+export function parcelPlanOf(parcel: PlannedParcel): ParcelPlan & { costCents: number } {
+  return {
+    parcelId: parcel.size.id,
+    name: parcel.size.name,
+    lengthMm: parcel.size.lengthMm,
+    widthMm: parcel.size.widthMm,
+    heightMm: parcel.size.heightMm,
+    weightGrams: parcel.weightGrams,
+    partCount: parcel.parts.length,
+    costCents: parcel.size.costCents,
+  };
 }

@@ -1,4 +1,4 @@
-import type { ShippingZone } from '@layerline/contracts';
+import type { ShippingIntegration, ShippingRate, ShippingZone } from '@layerline/contracts';
 import type { ProviderRate } from './shipping-provider.ts';
 
 export interface DeliveryPromise {
@@ -37,4 +37,20 @@ export function chooseRates(rates: readonly ProviderRate[], promise: DeliveryPro
   const fastest = [...pool].sort((a, b) => (a.estimatedDays ?? Infinity) - (b.estimatedDays ?? Infinity) || byPrice(a, b));
   const pick = onTime[0] ?? fastest[0];
   return [...rates].sort(byPrice).map((rate) => ({ ...rate, meetsPromise: meets(rate), recommended: rate === pick }));
+}
+
+/** A chosen rate as the pages see it, under the id they pass back to buy it. */
+export function rateDto(rate: ChosenRate, provider: ShippingIntegration, rateId: string): ShippingRate {
+  return {
+    rateId,
+    provider,
+    carrier: rate.carrier,
+    service: rate.service,
+    serviceCode: rate.serviceCode,
+    amountCents: rate.amountCents,
+    currency: rate.currency,
+    estimatedDays: rate.estimatedDays,
+    meetsPromise: rate.meetsPromise,
+    recommended: rate.recommended,
+  };
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
 import { fulfillmentRecord, sellerShipping, shipment, shopConnection, trackingEvent } from '../../db/schema.ts';
 import { createSandboxCarrier } from '../../integrations/sandbox-carrier/sandbox-carrier.ts';
@@ -33,18 +33,6 @@ const GOOD_SECRET = 'ss-secret-9876543210wxyz';
 let admin: SignedInClient;
 let seller: SignedInClient;
 let other: SignedInClient;
-
-async function upload(client: SignedInClient, stl: Uint8Array, name: string) {
-  const form = new FormData();
-  form.append('file', new Blob([stl]), name);
-  const response = await fetch(new URL('/api/designs', client.baseUrl), {
-    method: 'POST',
-    headers: { cookie: client.cookieHeader(), origin: client.baseUrl },
-    body: form,
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as any;
-}
 
 const orderOf = async (orderId: string) => (await admin.get(`/api/orders/${orderId}`)).body;
 
@@ -95,8 +83,8 @@ beforeAll(async () => {
     connection: { kind: 'simulated', speedFactor: 100_000 },
   });
   expect(printer.status).toBe(201);
-  const small = await upload(seller, boxStl(20, 20, 20), 'box.stl');
-  const tall = await upload(seller, boxStl(60, 60, 180), 'tall.stl');
+  const small = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
+  const tall = await uploadDesign(seller, boxStl(60, 60, 180), 'tall.stl');
   const product = await seller.post('/api/products', {
     name: 'Shipping set',
     variants: [
