@@ -1,21 +1,18 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb } from 'pdf-lib';
-import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
+import type { PDFPage, RGB } from 'pdf-lib';
 import type { ShippingAddress } from '@layerline/contracts';
-import { code128Modules } from '../../modules/production/packing-slip.ts';
+import { CODE128_QUIET_MODULES, code128Modules, drawCode128 } from '../../platform/code128.ts';
+import { cut, drawable, embedDejaVuSans, widthOf, wrap, type Face } from '../../platform/pdf-text.ts';
 
 /**
  * The sandbox carrier's shipping label: a 4×6 inch PDF (288 × 432 pt) laid out like a thermal
  * label, headed "SANDBOX — NOT A REAL LABEL" so nobody mistakes it for postage. It shows the
  * sender, the recipient, carrier and service, weight, the reference (order number) and the tracking
- * number as a Code 128 barcode (the packing slip's encoder) with the number printed under it.
+ * number as a Code 128 barcode (platform/code128.ts) with the number printed under it.
  *
- * Fonts as on the packing slip: DejaVu Sans (regular and bold, subset) from `dejavu-fonts-ttf`, read
- * once per process, so names in Greek or Cyrillic print; a character without a glyph prints as '?'.
- * Text too long for the label is wrapped, then cut with '…'; the barcode always fits (tracking
- * numbers are 17 characters).
+ * Text as on the packing slip (platform/pdf-text.ts): DejaVu Sans, so names in Greek or Cyrillic
+ * print; a character without a glyph prints as '?'. Text too long for the label is wrapped, then cut
+ * with '…'; the barcode always fits (tracking numbers are 17 characters).
  */
 
 export interface SandboxLabelInput {
@@ -41,66 +38,14 @@ const CONTENT = WIDTH - 2 * MARGIN;
 const INK = rgb(0, 0, 0);
 const MUTED = rgb(0.3, 0.3, 0.3);
 const WHITE = rgb(1, 1, 1);
-const QUIET_MODULES = 10;
 const BAR_HEIGHT = 62;
 
-const requireHere = createRequire(import.meta.url);
-let fontFiles: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
-
-function loadFontFiles(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
-  fontFiles ??= Promise.all([
-    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-  ]).then(([regular, bold]) => ({ regular, bold }));
-  fontFiles.catch(() => (fontFiles = undefined)); // a failed read is tried again next time
-  return fontFiles;
-}
-
-interface Face {
-  readonly font: PDFFont;
-  readonly glyphs: ReadonlySet<number>;
-}
-
-/** What of `text` the face can draw: whitespace as spaces, control/format characters dropped, no glyph → '?'. */
-function drawable(face: Face, text: string): string {
-  let out = '';
-  for (const char of text.normalize('NFC')) {
-    if (/\s/u.test(char)) out += ' ';
-    else if (/[\p{Cc}\p{Cf}\u{FE00}-\u{FE0F}]/u.test(char)) continue;
-    else out += face.glyphs.has(char.codePointAt(0) as number) ? char : '?';
-  }
-  return out.replace(/ {2,}/g, ' ').trim();
-}
-
-/** Cuts `text` (already drawable) with '…' so it fits `maxWidth`. */
-function cut(face: Face, text: string, size: number, maxWidth: number): string {
-  if (face.font.widthOfTextAtSize(text, size) <= maxWidth) return text;
-  const chars = Array.from(text);
-  while (chars.length > 0 && face.font.widthOfTextAtSize(`${chars.join('')}…`, size) > maxWidth) chars.pop();
-  return `${chars.join('').trimEnd()}…`;
-}
-
-/** Word-wraps `text` to at most `maxLines` lines of `maxWidth` (the last cut with '…' when more remains). */
-function wrap(face: Face, raw: string, size: number, maxWidth: number, maxLines: number): string[] {
-  const text = drawable(face, raw);
-  if (text === '') return [];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (face.font.widthOfTextAtSize(candidate, size) <= maxWidth || line === '') {
-      line = candidate;
-    } else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  lines.push(line);
-  if (lines.length <= maxLines) return lines.map((l) => cut(face, l, size, maxWidth));
-  const kept = lines.slice(0, maxLines);
-  // The last kept line plus the next word does not fit: cut() ends it with '…'.
-  kept[maxLines - 1] = cut(face, `${kept[maxLines - 1]} ${lines[maxLines]}`, size, maxWidth);
-  return kept.map((l) => cut(face, l, size, maxWidth));
+/**
+ * Wraps one address field or name to at most `maxLines` (the last cut with '…' when more remains); a
+ * line break in it reads as a space.
+ */
+function wrapField(face: Face, text: string, size: number, maxWidth: number, maxLines: number): string[] {
+  return wrap(face, text, size, maxWidth, { maxLines, newlines: 'space' });
 }
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
@@ -175,7 +120,7 @@ function fitAddress(
   ];
   let lines: string[] = [];
   for (const attempt of attempts) {
-    lines = attempt.flatMap(([part, most]) => wrap(face, parts[part], size, maxWidth, most));
+    lines = attempt.flatMap(([part, most]) => wrapField(face, parts[part], size, maxWidth, most));
     if (lines.length <= maxLines) return lines;
   }
   return lines.slice(-maxLines);
@@ -197,7 +142,7 @@ class Painter {
   }
 
   centred(text: string, baseline: number, face: Face, size: number, color: RGB = INK): void {
-    const width = face.font.widthOfTextAtSize(text, size);
+    const width = widthOf(face, text, size);
     this.text(text, MARGIN + (CONTENT - width) / 2, baseline, face, size, color);
   }
 
@@ -215,14 +160,7 @@ class Painter {
 /** Renders the sandbox label as a one-page 4×6 inch PDF. */
 export async function renderSandboxLabel(input: SandboxLabelInput): Promise<Buffer> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
-  const files = await loadFontFiles();
-  const face = async (bytes: Uint8Array): Promise<Face> => {
-    const font = await doc.embedFont(bytes, { subset: true });
-    return { font, glyphs: new Set(font.getCharacterSet()) };
-  };
-  const regular = await face(files.regular);
-  const bold = await face(files.bold);
+  const { regular, bold } = await embedDejaVuSans(doc);
   doc.setTitle(`Sandbox label ${input.trackingNumber}`);
   doc.setSubject(`${input.carrier} ${input.service}, reference ${input.reference}`);
   doc.setAuthor('Layerline sandbox carrier');
@@ -242,7 +180,7 @@ export async function renderSandboxLabel(input: SandboxLabelInput): Promise<Buff
   const boxTop = bannerTop - 30;
   page.drawRectangle({ x: MARGIN, y: boxTop - 40, width: 40, height: 40, borderColor: INK, borderWidth: 2 });
   const letter = drawable(bold, input.serviceLetter);
-  p.text(letter, MARGIN + (40 - bold.font.widthOfTextAtSize(letter, 28)) / 2, boxTop - 30, bold, 28);
+  p.text(letter, MARGIN + (40 - widthOf(bold, letter, 28)) / 2, boxTop - 30, bold, 28);
   const textX = MARGIN + 48;
   const textWidth = CONTENT - 48;
   p.text(cut(bold, drawable(bold, input.carrier.toUpperCase()), 12, textWidth), textX, boxTop - 11, bold, 12);
@@ -264,7 +202,10 @@ export async function renderSandboxLabel(input: SandboxLabelInput): Promise<Buff
   p.text('FROM', MARGIN, y, bold, 6.5, MUTED);
   y -= 9.5;
   const from = addressParts(input.from, international);
-  const fromLines = [...wrap(regular, from.name, 8, CONTENT, 1), ...fitAddress(regular, from, 8, CONTENT, 4)];
+  const fromLines = [
+    ...wrapField(regular, from.name, 8, CONTENT, 1),
+    ...fitAddress(regular, from, 8, CONTENT, 4),
+  ];
   for (const line of fromLines) {
     p.text(line, MARGIN, y, regular, 8);
     y -= 9.5;
@@ -285,7 +226,7 @@ export async function renderSandboxLabel(input: SandboxLabelInput): Promise<Buff
   y -= 14;
   const to = addressParts(input.to, international);
   const available = y - (barcodeRule + 4);
-  const nameLines = wrap(bold, to.name, 12.5, CONTENT - 8, 2);
+  const nameLines = wrapField(bold, to.name, 12.5, CONTENT - 8, 2);
   const room = Math.max(3, Math.floor((available - nameLines.length * 14.5) / 12.5) + 1);
   const restLines = fitAddress(regular, to, 10.5, CONTENT - 8, room);
   for (const line of nameLines) {
@@ -301,26 +242,10 @@ export async function renderSandboxLabel(input: SandboxLabelInput): Promise<Buff
   p.rule(barcodeRule, 2);
   p.text('TRACKING #', MARGIN, barcodeRule - 10, bold, 7, MUTED);
   const modules = code128Modules(input.trackingNumber);
-  const moduleWidth = Math.min(1.2, CONTENT / (modules.length + 2 * QUIET_MODULES));
+  const moduleWidth = Math.min(1.2, CONTENT / (modules.length + 2 * CODE128_QUIET_MODULES));
   const barsWidth = modules.length * moduleWidth;
   const barsX = MARGIN + (CONTENT - barsWidth) / 2;
-  let run = 0;
-  for (let i = 0; i <= modules.length; i++) {
-    if (modules[i] === '1') {
-      run++;
-      continue;
-    }
-    if (run > 0) {
-      page.drawRectangle({
-        x: barsX + (i - run) * moduleWidth,
-        y: barsBottom,
-        width: run * moduleWidth,
-        height: BAR_HEIGHT,
-        color: INK,
-      });
-    }
-    run = 0;
-  }
+  drawCode128(page, input.trackingNumber, { x: barsX, y: barsBottom, moduleWidth, height: BAR_HEIGHT });
   p.centred(drawable(bold, input.trackingNumber), numberBaseline, bold, 11);
 
   // Footer: reference, weights and dimensions, the disclaimer.

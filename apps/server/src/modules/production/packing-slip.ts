@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb } from 'pdf-lib';
-import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
+import type { PDFPage, RGB } from 'pdf-lib';
 import type { PackingOrder } from '@layerline/contracts';
+import { CODE128_QUIET_MODULES, code128Modules, drawCode128 } from '../../platform/code128.ts';
+import { cut, drawable, embedDejaVuSans, widthOf, wrap, type Face } from '../../platform/pdf-text.ts';
 
 /**
  * The packing slip (issue 11, item 4): one PDF that goes in the box with an order. Pure apart from
@@ -12,12 +11,9 @@ import type { PackingOrder } from '@layerline/contracts';
  * The slip is the seller's, not Layerline's: the buyer bought from the seller, so the seller's name
  * heads it and no Layerline branding is printed on it.
  *
- * Fonts: the 14 standard PDF fonts only encode WinAnsi (Latin-1 and a few more), so a buyer named
- * "Дмитрий" or "Σοφία" would crash pdf-lib or print garbage. We embed DejaVu Sans (regular and bold,
- * from the `dejavu-fonts-ttf` package; subset, so the PDF stays small), which covers Latin, Greek,
- * Cyrillic, Armenian, Georgian, Hebrew, Arabic and many symbols. A character the font has no glyph
- * for (CJK, emoji, Indic scripts) is printed as '?' rather than an empty box, and never throws.
- * Limits: no bidi reordering or Arabic shaping (right-to-left text prints in logical order).
+ * Text is DejaVu Sans, so names in Greek or Cyrillic print (a character without a glyph prints as
+ * '?'), wrapped and cut with '…' by platform/pdf-text.ts; the order id's barcode is Code 128
+ * (platform/code128.ts).
  */
 
 /**
@@ -55,167 +51,6 @@ export interface PackingSlipInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Code 128
-//
-// Our own encoder rather than bwip-js: the slip needs one symbology in one code set, drawn as
-// vector bars in pdf-lib (bwip-js renders to PNG or needs a custom drawing backend), and code set
-// B with its checksum is a table and a sum. The test checks the table's structure, the checksum
-// against the worked example of the standard, and that zbar decodes every code set B character
-// and every checksum value.
-
-/**
- * Bar/space widths (in modules) of the 107 Code 128 symbols, by value: 0-102 data, 103-105 start
- * A/B/C, 106 stop (with its final 2-module bar).
- */
-// prettier-ignore
-const CODE128_WIDTHS = [
-  '212222', '222122', '222221', '121223', '121322', '131222', '122213', '122312', '132212', '221213',
-  '221312', '231212', '112232', '122132', '122231', '113222', '123122', '123221', '223211', '221132',
-  '221231', '213212', '223112', '312131', '311222', '321122', '321221', '312212', '322112', '322211',
-  '212123', '212321', '232121', '111323', '131123', '131321', '112313', '132113', '132311', '211313',
-  '231113', '231311', '112133', '112331', '132131', '113123', '113321', '133121', '313121', '211331',
-  '231131', '213113', '213311', '213131', '311123', '311321', '331121', '312113', '312311', '332111',
-  '314111', '221411', '431111', '111224', '111422', '121124', '121421', '141122', '141221', '112214',
-  '112412', '122114', '122411', '142112', '142211', '241211', '221114', '413111', '241112', '134111',
-  '111242', '121142', '121241', '114212', '124112', '124211', '411212', '421112', '421211', '212141',
-  '214121', '412121', '111143', '111341', '131141', '114113', '114311', '411113', '411311', '113141',
-  '114131', '311141', '411131', '211412', '211214', '211232', '2331112',
-] as const;
-export const CODE128_WIDTH_TABLE: readonly string[] = CODE128_WIDTHS;
-
-const START_B = 104;
-const STOP = 106;
-
-/**
- * The symbol values of `text` in Code 128 code set B: start B, one value per character
- * (ASCII 32-126), the checksum (start + Σ position × value, mod 103), stop.
- */
-export function code128Values(text: string): number[] {
-  if (text.length === 0) throw new Error('Code 128: nothing to encode');
-  const values = [START_B];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 32 || code > 126) throw new Error(`Code 128 B cannot encode character code ${code}`);
-    values.push(code - 32);
-  }
-  let sum = START_B;
-  for (let i = 1; i < values.length; i++) sum += i * (values[i] as number);
-  values.push(sum % 103, STOP);
-  return values;
-}
-
-/** The modules of the symbol, '1' for bar and '0' for space, without quiet zones. */
-export function code128Modules(text: string): string {
-  let modules = '';
-  for (const value of code128Values(text)) {
-    const widths = CODE128_WIDTHS[value] as string;
-    for (let i = 0; i < widths.length; i++) modules += (i % 2 === 0 ? '1' : '0').repeat(Number(widths[i]));
-  }
-  return modules;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fonts and text
-
-const requireHere = createRequire(import.meta.url);
-let fontFiles: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
-
-function loadFontFiles(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
-  fontFiles ??= Promise.all([
-    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    readFile(requireHere.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-  ]).then(([regular, bold]) => ({ regular, bold }));
-  fontFiles.catch(() => (fontFiles = undefined)); // a failed read is tried again next time
-  return fontFiles;
-}
-
-/** A font with the set of code points it has glyphs for. */
-interface Face {
-  readonly font: PDFFont;
-  readonly glyphs: ReadonlySet<number>;
-}
-
-const REPLACEMENT = '?';
-
-/**
- * What of `text` the face can draw: NFC (so "e" + combining acute becomes "é"), tabs and other
- * whitespace as spaces, invisible format characters (zero-width joiners, bidi marks, soft hyphens,
- * variation selectors) dropped, and any character without a glyph replaced by '?'.
- * Newlines are not expected here (callers split paragraphs first).
- */
-function drawable(face: Face, text: string): string {
-  let out = '';
-  for (const char of text.normalize('NFC')) {
-    if (/\s/u.test(char)) out += ' ';
-    else if (/[\p{Cc}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u.test(char)) continue;
-    else out += face.glyphs.has(char.codePointAt(0) as number) ? char : REPLACEMENT;
-  }
-  return out;
-}
-
-function widthOf(face: Face, text: string, size: number): number {
-  return face.font.widthOfTextAtSize(text, size);
-}
-
-/** Word-wraps one drawable paragraph to `maxWidth`; a word longer than a line is broken between characters. */
-function wrapLine(face: Face, text: string, size: number, maxWidth: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/ +/).filter((w) => w !== '')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (widthOf(face, candidate, size) <= maxWidth) {
-      line = candidate;
-      continue;
-    }
-    if (line !== '') lines.push(line);
-    line = '';
-    if (widthOf(face, word, size) <= maxWidth) {
-      line = word;
-      continue;
-    }
-    for (const char of word) {
-      if (line !== '' && widthOf(face, line + char, size) > maxWidth) {
-        lines.push(line);
-        line = '';
-      }
-      line += char;
-    }
-  }
-  if (line !== '' || lines.length === 0) lines.push(line);
-  return lines;
-}
-
-/**
- * Wraps `text` (any text: made drawable here) to `maxWidth`, keeping its newlines (runs of blank
- * lines count as one). At most `maxLines` lines: the last one then ends in '…'.
- */
-function wrap(face: Face, text: string, size: number, maxWidth: number, maxLines = Infinity): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split(/\r\n|\r|\n/)) {
-    const clean = drawable(face, paragraph).trim();
-    if (clean === '') {
-      if (lines.length > 0 && lines.at(-1) !== '') lines.push('');
-      continue;
-    }
-    lines.push(...wrapLine(face, clean, size, maxWidth));
-  }
-  while (lines.at(-1) === '') lines.pop();
-  if (lines.length > maxLines) {
-    lines.length = maxLines;
-    lines[maxLines - 1] = ellipsize(face, lines[maxLines - 1] as string, size, maxWidth, true);
-  }
-  return lines;
-}
-
-/** Shortens one drawable line to fit `maxWidth`, ending in '…' (always, when `force`). */
-function ellipsize(face: Face, text: string, size: number, maxWidth: number, force = false): string {
-  if (!force && widthOf(face, text, size) <= maxWidth) return text;
-  const chars = Array.from(text);
-  while (chars.length > 0 && widthOf(face, `${chars.join('').trimEnd()}…`, size) > maxWidth) chars.pop();
-  return `${chars.join('').trimEnd()}…`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Layout
 
 const PAGE_WIDTH = 612; // US Letter, portrait, in points
@@ -230,10 +65,9 @@ const MUTED = rgb(0.38, 0.38, 0.4);
 const RULE = rgb(0.78, 0.78, 0.8);
 const FILL = rgb(0.95, 0.95, 0.95);
 
-/** Bar module width (the X dimension) and bar height, in points; quiet zones of 10 modules. */
+/** Bar module width (the X dimension) and bar height, in points. */
 const BAR_MODULE = 0.75;
 const BAR_HEIGHT = 44;
-const QUIET_MODULES = 10;
 
 /** The pick list's columns (x from the left margin). */
 const COLUMNS = {
@@ -272,7 +106,7 @@ class Layout {
     this.pages.push(this.page);
     this.y = PAGE_HEIGHT - MARGIN;
     if (this.pages.length > 1) {
-      const title = ellipsize(this.bold, drawable(this.bold, this.continuationTitle), 9, CONTENT_WIDTH);
+      const title = cut(this.bold, drawable(this.bold, this.continuationTitle), 9, CONTENT_WIDTH);
       this.text(title, MARGIN, this.y - 9, { face: this.bold, size: 9, color: MUTED });
       this.y -= 16;
       this.rule(this.y);
@@ -392,14 +226,7 @@ function sellerName(seller: PackingSlipInput['seller']): string {
 /** Renders the packing slip of one order as a PDF (US Letter, portrait). */
 export async function renderPackingSlip(input: PackingSlipInput): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
-  const files = await loadFontFiles();
-  const face = async (bytes: Uint8Array): Promise<Face> => {
-    const font = await doc.embedFont(bytes, { subset: true });
-    return { font, glyphs: new Set(font.getCharacterSet()) };
-  };
-  const regular = await face(files.regular);
-  const bold = await face(files.bold);
+  const { regular, bold } = await embedDejaVuSans(doc);
 
   const seller = sellerName(input.seller);
   const orderNumber = input.orderNumber.trim();
@@ -434,10 +261,10 @@ function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, ord
   const top = layout.y;
 
   let nameSize = 20;
-  let nameLines = wrap(bold, seller, nameSize, leftWidth, 3);
+  let nameLines = wrap(bold, seller, nameSize, leftWidth, { maxLines: 3 });
   if (nameLines.length > 1) {
     nameSize = 16;
-    nameLines = wrap(bold, seller, nameSize, leftWidth, 3);
+    nameLines = wrap(bold, seller, nameSize, leftWidth, { maxLines: 3 });
   }
   let left = layout.lines(nameLines, MARGIN, top, { face: bold, size: nameSize });
   const returnAddress = input.seller.returnAddress
@@ -445,14 +272,14 @@ function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, ord
     : [];
   if (returnAddress.length > 0) {
     left += 4;
-    const lines = returnAddress.flatMap((line) => wrap(regular, line, 9, leftWidth, 2));
+    const lines = returnAddress.flatMap((line) => wrap(regular, line, 9, leftWidth, { maxLines: 2 }));
     left += layout.lines(lines, MARGIN, top - left, { face: regular, size: 9, color: MUTED });
   }
 
   const rightX = MARGIN + CONTENT_WIDTH - rightWidth;
   let right = layout.lines(['Packing slip'], rightX, top, { face: bold, size: 16 }, 'right', rightWidth);
   right += 6;
-  const orderLines = wrap(bold, `Order ${orderNumber}`, 11, rightWidth, 6);
+  const orderLines = wrap(bold, `Order ${orderNumber}`, 11, rightWidth, { maxLines: 6 });
   right += layout.lines(orderLines, rightX, top - right, { face: bold, size: 11 }, 'right', rightWidth);
   right += 2;
   right += layout.lines(
@@ -476,7 +303,7 @@ function drawAddressAndBarcode(layout: Layout, input: PackingSlipInput): void {
 
   const modules = code128Modules(input.orderId);
   const barsWidth = modules.length * BAR_MODULE;
-  const blockWidth = barsWidth + 2 * QUIET_MODULES * BAR_MODULE;
+  const blockWidth = barsWidth + 2 * CODE128_QUIET_MODULES * BAR_MODULE;
   const leftWidth = CONTENT_WIDTH - blockWidth - 16;
   if (leftWidth < 120) throw new Error('The order id is too long for a scannable barcode on the slip');
 
@@ -484,31 +311,23 @@ function drawAddressAndBarcode(layout: Layout, input: PackingSlipInput): void {
   layout.lines(['SHIP TO'], MARGIN, top, { face: bold, size: 8, color: MUTED });
   const [name = '', ...rest] = addressLines(input.shipTo);
   let left = 13;
-  left += layout.lines(wrap(bold, name, 11.5, leftWidth, 2), MARGIN, top - left, { face: bold, size: 11.5 });
-  const lines = rest.flatMap((line) => wrap(regular, line, 10, leftWidth, 3));
+  left += layout.lines(wrap(bold, name, 11.5, leftWidth, { maxLines: 2 }), MARGIN, top - left, {
+    face: bold,
+    size: 11.5,
+  });
+  const lines = rest.flatMap((line) => wrap(regular, line, 10, leftWidth, { maxLines: 3 }));
   left += layout.lines(lines, MARGIN, top - left, { face: regular, size: 10 });
 
   // The barcode: its quiet zones are kept free by the block's width (nothing else is drawn there).
   const blockX = MARGIN + CONTENT_WIDTH - blockWidth;
-  const barsX = blockX + QUIET_MODULES * BAR_MODULE;
+  const barsX = blockX + CODE128_QUIET_MODULES * BAR_MODULE;
   const barsTop = top - 4;
-  let run = 0;
-  for (let i = 0; i <= modules.length; i++) {
-    if (modules[i] === '1') {
-      run++;
-      continue;
-    }
-    if (run > 0) {
-      layout.page.drawRectangle({
-        x: barsX + (i - run) * BAR_MODULE,
-        y: barsTop - BAR_HEIGHT,
-        width: run * BAR_MODULE,
-        height: BAR_HEIGHT,
-        color: rgb(0, 0, 0),
-      });
-    }
-    run = 0;
-  }
+  drawCode128(layout.page, input.orderId, {
+    x: barsX,
+    y: barsTop - BAR_HEIGHT,
+    moduleWidth: BAR_MODULE,
+    height: BAR_HEIGHT,
+  });
   const idText = drawable(regular, input.orderId);
   const idSize = 8.5;
   layout.text(idText, barsX + (barsWidth - widthOf(regular, idText, idSize)) / 2, barsTop - BAR_HEIGHT - 12, {
@@ -576,9 +395,11 @@ function drawPickList(layout: Layout, pickList: PackingSlipInput['pickList']): v
   const partIndent = 12;
 
   pickList.forEach((item, index) => {
-    const skuLines = wrap(regular, item.sku, 9, COLUMNS.sku.width - CELL_PAD, 6);
-    const titleLines = wrap(bold, item.title, itemSize, COLUMNS.item.width, 6);
-    const packagingLines = wrap(regular, item.packaging, 9, COLUMNS.packaging.width - CELL_PAD, 4);
+    const skuLines = wrap(regular, item.sku, 9, COLUMNS.sku.width - CELL_PAD, { maxLines: 6 });
+    const titleLines = wrap(bold, item.title, itemSize, COLUMNS.item.width, { maxLines: 6 });
+    const packagingLines = wrap(regular, item.packaging, 9, COLUMNS.packaging.width - CELL_PAD, {
+      maxLines: 4,
+    });
     const qty = drawable(bold, String(item.quantity));
     const mainHeight = Math.max(
       skuLines.length * 9 * LEADING,
@@ -608,7 +429,9 @@ function drawPickList(layout: Layout, pickList: PackingSlipInput['pickList']): v
         },
       },
       ...item.parts.map((part): ItemBlock => {
-        const nameLines = wrap(regular, part.name, partSize, COLUMNS.item.width - partIndent - 8, 4);
+        const nameLines = wrap(regular, part.name, partSize, COLUMNS.item.width - partIndent - 8, {
+          maxLines: 4,
+        });
         const partQty = drawable(regular, `× ${part.quantity}`);
         return {
           height: nameLines.length * partLead,
@@ -651,7 +474,7 @@ function drawMessage(layout: Layout, message: string, seller: string): void {
   const pad = 12;
   const size = 10.5;
   const lead = size * LEADING;
-  const label = ellipsize(bold, drawable(bold, `A note from ${seller}`), 9, CONTENT_WIDTH - 2 * pad);
+  const label = cut(bold, drawable(bold, `A note from ${seller}`), 9, CONTENT_WIDTH - 2 * pad);
   const lines = wrap(regular, message, size, CONTENT_WIDTH - 2 * pad);
 
   // A box that fits on a fresh page is kept whole; a longer one is split, at least 3 lines a page.
@@ -700,6 +523,6 @@ function drawFooters(layout: Layout, input: PackingSlipInput, seller: string, or
       regular,
       `Thank you for your order from ${seller}. Order ${orderNumber} · printed ${formatDateTime(input.generatedAt)}`,
     );
-    layout.text(ellipsize(regular, note, size, CONTENT_WIDTH - pageWidth - 16), MARGIN, MARGIN, style);
+    layout.text(cut(regular, note, size, CONTENT_WIDTH - pageWidth - 16), MARGIN, MARGIN, style);
   });
 }
