@@ -918,6 +918,11 @@ export const shipment = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     /** purchasing | purchased | in_transit | delivered | voided | failed */
     status: text('status').notNull(),
+    /**
+     * While 'purchasing': until when the request that claimed it is at work (null once it gave up, e.g.
+     * the provider did not answer). Another request takes a purchase over only after that.
+     */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     /** The rate bought (the provider's answer, as ProviderRate). */
     rate: jsonb('rate').$type<Record<string, unknown>>(),
     carrier: text('carrier'),

@@ -25,6 +25,12 @@ import { promiseText, type ShippingActor, type ShippingSettingsService } from '.
 export const SHIPPING_HOLD_PREFIX = 'Shipping:';
 const LIVE: readonly string[] = ['purchasing', 'purchased', 'in_transit', 'delivered'];
 const MAX_LABEL_BYTES = 10 * 1024 * 1024;
+/**
+ * How long the request that claimed a parcel's purchase has it to itself: longer than a provider's
+ * slowest answer (the http client's retries included), so a purchase still running is never taken
+ * over; a crashed one is taken over (after a lookup) once this has passed.
+ */
+const PURCHASE_LEASE_MS = 3 * 60 * 1000;
 const NO_OPTIONAL_FIELDS = { company: '', line2: '', region: '', phone: '', email: '' };
 
 export interface LabelServiceDeps {
@@ -233,8 +239,14 @@ export function createLabelService(deps: LabelServiceDeps) {
     if (rateToken && !chosenRate) throw new AppError('bad-request', 'This rate is not valid for this order; shop rates again');
     let row = live;
     if (row) {
+      // Another request is buying this parcel right now (a double click, the farm's job): it finishes the job.
+      row = (await repository.takeOverPurchase(row.id, PURCHASE_LEASE_MS)) ?? undefined;
+      if (!row) return;
       // A purchase that did not finish (a timeout, a crash): the provider may have bought it; ask first.
-      const found = await provider.findLabel(credentials, requestFor(detail, profile, parcel, row.idempotencyKey)).catch((error: unknown) => {
+      const claimed = row;
+      const found = await provider.findLabel(credentials, requestFor(detail, profile, parcel, row.idempotencyKey)).catch(async (error: unknown) => {
+        // Still unknown whether it was bought: the purchase stays open for the next try's lookup.
+        await repository.releasePurchase(claimed.id, `${(error as Error).message} (the label is looked up before buying again)`);
         throw providerError(integration, error);
       });
       if (found) return complete(detail, row, provider, credentials, found, null);
@@ -251,7 +263,7 @@ export function createLabelService(deps: LabelServiceDeps) {
           parcel: parcelPlanOf(parcel),
           idempotencyKey: idempotencyKey(detail.order.id, index, attempt),
           currency: 'USD',
-        })) ?? undefined;
+        }, PURCHASE_LEASE_MS)) ?? undefined;
       // Another request is buying this parcel right now (a double click): it finishes the job.
       if (!row) return;
     }
@@ -278,7 +290,7 @@ export function createLabelService(deps: LabelServiceDeps) {
     } catch (error) {
       if (error instanceof ShippingUnavailableError) {
         // Not marked failed: the provider may have bought it. The next try looks it up first.
-        await repository.noteError(row.id, `${error.message} (the label is looked up before buying again)`);
+        await repository.releasePurchase(row.id, `${error.message} (the label is looked up before buying again)`);
       } else {
         await repository.markFailed(row.id, (error as Error).message);
         if (error instanceof ShippingAddressError) await hold(detail.order, `the carrier rejected the address: ${error.message}`);

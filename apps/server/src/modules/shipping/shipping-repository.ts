@@ -146,9 +146,12 @@ export function createShippingRepository(db: Database, box: SecretBox) {
      * Claims a parcel's purchase: the row is written before the provider is asked. Answers null when
      * another purchase of this parcel is live (a double click, a retry racing the first try).
      */
-    async claimPurchase(values: NewShipment): Promise<ShipmentRow | null> {
+    async claimPurchase(values: NewShipment, leaseMs: number): Promise<ShipmentRow | null> {
       try {
-        const [row] = await db.insert(shipment).values({ ...values, status: 'purchasing' }).returning();
+        const [row] = await db
+          .insert(shipment)
+          .values({ ...values, status: 'purchasing', leaseUntil: new Date(Date.now() + leaseMs) })
+          .returning();
         return row!;
       } catch (error) {
         if (isUniqueViolation(error)) return null;
@@ -156,12 +159,27 @@ export function createShippingRepository(db: Database, box: SecretBox) {
       }
     },
 
-    async noteError(id: string, error: string): Promise<void> {
-      await db.update(shipment).set({ error, updatedAt: new Date() }).where(eq(shipment.id, id));
+    /**
+     * Takes over a purchase nobody is at work on (its lease ended or was given up): one request wins.
+     * Answers null while the request that holds it is still at work.
+     */
+    async takeOverPurchase(id: string, leaseMs: number): Promise<ShipmentRow | null> {
+      const now = new Date();
+      const [row] = await db
+        .update(shipment)
+        .set({ leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now })
+        .where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing'), or(isNull(shipment.leaseUntil), lt(shipment.leaseUntil, now))))
+        .returning();
+      return row ?? null;
+    },
+
+    /** The purchase's request gives up (the provider did not answer): the next try looks the label up. */
+    async releasePurchase(id: string, error: string): Promise<void> {
+      await db.update(shipment).set({ error, leaseUntil: null, updatedAt: new Date() }).where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing')));
     },
 
     async markFailed(id: string, error: string): Promise<void> {
-      await db.update(shipment).set({ status: 'failed', error, updatedAt: new Date() }).where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing')));
+      await db.update(shipment).set({ status: 'failed', error, leaseUntil: null, updatedAt: new Date() }).where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing')));
     },
 
     /**
@@ -180,7 +198,7 @@ export function createShippingRepository(db: Database, box: SecretBox) {
         const now = new Date();
         const [row] = await tx
           .update(shipment)
-          .set({ ...label, status: 'purchased', error: null, shippedAt: now, lastTrackedAt: now, updatedAt: now })
+          .set({ ...label, status: 'purchased', error: null, leaseUntil: null, shippedAt: now, lastTrackedAt: now, updatedAt: now })
           .where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing')))
           .returning();
         if (row) await tx.insert(fulfillmentRecord).values({ ...record, shipmentId: id, shippedAt: now }).onConflictDoNothing();

@@ -367,10 +367,20 @@ describe('labels', () => {
     const actor = { id: admin.userId, isAdmin: true };
     await expect(module.labels.buyLabels(actor, orderId)).rejects.toMatchObject({ code: 'unavailable' });
     const [pending] = await ctx.db.select().from(shipment).where(eq(shipment.orderId, orderId));
-    expect(pending).toMatchObject({ status: 'purchasing' });
+    expect(pending).toMatchObject({ status: 'purchasing', leaseUntil: null });
     expect(pending!.error).toMatch(/looked up before buying again/);
     expect((await orderOf(orderId)).status).toBe('packed');
-    // The retry finds the label the carrier bought: no second purchase.
+    // While a request holds the purchase, another one does not take it over (no second purchase).
+    const [held] = await ctx.db
+      .update(shipment)
+      .set({ leaseUntil: new Date(Date.now() + 60_000) })
+      .where(eq(shipment.id, pending!.id))
+      .returning();
+    expect((await module.labels.buyLabels(actor, orderId)).map((s) => s.status)).toEqual(['purchasing']);
+    expect(lookups).toBe(0);
+    // Given up (the lease released, as the timed-out request does), the retry finds the label the
+    // carrier bought: no second purchase.
+    await ctx.db.update(shipment).set({ leaseUntil: null }).where(eq(shipment.id, held!.id));
     const shipments = await module.labels.buyLabels(actor, orderId);
     expect(purchases).toBe(1);
     expect(lookups).toBe(1);
