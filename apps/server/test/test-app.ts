@@ -170,7 +170,7 @@ export class TestClient {
 /** Uploads a model file as the client's seller (POST /api/designs, multipart) and answers the design, which must be created. */
 export async function uploadDesign(client: SignedInClient, bytes: Uint8Array, fileName: string): Promise<any> {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), fileName);
+  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
   const response = await fetch(new URL('/api/designs', client.baseUrl), {
     method: 'POST',
     headers: { cookie: client.cookieHeader(), origin: client.baseUrl },

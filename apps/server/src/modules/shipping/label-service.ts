@@ -177,7 +177,7 @@ export function createLabelService(deps: LabelServiceDeps) {
       const costs = await deps.unitCosts(detail.items.flatMap((item) => (item.variantId ? [item.variantId] : [])));
       printCostCents = Math.round(detail.items.reduce((sum, item) => sum + (item.variantId ? (costs.get(item.variantId) ?? 0) : 0) * item.quantity, 0) * 100);
     }
-    const packagingCents = (row.parcel as { costCents?: number }).costCents ?? 0;
+    const packagingCents = row.parcel.costCents;
     const saved = await repository.markPurchased(
       row.id,
       {
@@ -218,7 +218,9 @@ export function createLabelService(deps: LabelServiceDeps) {
         }),
       },
     );
-    if (saved) await deps.onLabelBought(saved);
+    // The label is bought either way: a write-back that could not be queued now is queued by the tracking
+    // pass's sweep of pending write-backs.
+    if (saved) await deps.onLabelBought(saved).catch(() => undefined);
   }
 
   async function buyParcel(
