@@ -29,6 +29,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          // A page's first visit loads its chunks uncompressed (about 1.5 s on a busy 2-core machine):
+          // polls wait for what a person would, not for vitest's 1 s default.
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 90_000,
           hookTimeout: 180_000,
           maxWorkers: 1,
