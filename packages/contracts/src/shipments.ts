@@ -54,3 +54,5 @@ export const shipmentSchema = z.object({
 });
 export type Shipment = z.infer<typeof shipmentSchema>;
 
+/** The words that start every hold the shipping step puts on an order (buying the label again releases it). */
+export const SHIPPING_HOLD_PREFIX = 'Shipping:';

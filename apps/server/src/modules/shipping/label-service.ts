@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { OrderRates, Shipment, ShippingAddress, ShippingIntegration, ShipmentStatus } from '@layerline/contracts';
+import { SHIPPING_HOLD_PREFIX, type OrderRates, type Shipment, type ShippingAddress, type ShippingIntegration, type ShipmentStatus } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
@@ -21,8 +21,6 @@ import { providerError, providerOf, type ShippingProviders } from './shipping-pr
 import type { ShipmentRow, ShippingProfileRow, ShippingRepository } from './shipping-repository.ts';
 import { promiseText, type ShippingActor, type ShippingSettingsService } from './shipping-settings-service.ts';
 
-/** Words that start every hold the shipping module puts on an order (so it knows its own holds). */
-export const SHIPPING_HOLD_PREFIX = 'Shipping:';
 const LIVE: readonly string[] = ['purchasing', 'purchased', 'in_transit', 'delivered'];
 const MAX_LABEL_BYTES = 10 * 1024 * 1024;
 /**

@@ -15,6 +15,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import {
+  SHIPPING_HOLD_PREFIX,
   SHIPPING_INTEGRATION_LABELS,
   type Order,
   type OrderRates,
@@ -37,8 +38,6 @@ function parcelLine(parcel: ParcelPlan): string {
   return `${parcel.name}, ${parcel.lengthMm}×${parcel.widthMm}×${parcel.heightMm} mm, ${grams(parcel.weightGrams)}, ${parcel.partCount} part${parcel.partCount === 1 ? '' : 's'}`;
 }
 
-/** The words that start a hold the shipping step put on an order (buying again releases it). */
-const SHIPPING_HOLD_PREFIX = 'Shipping:';
 const shippingHold = (order: Order): boolean =>
   order.status === 'on_hold' && (order.holdReason ?? '').startsWith(SHIPPING_HOLD_PREFIX);
 
