@@ -30,6 +30,8 @@ let t: TestApp;
 let shipStation: Server;
 const GOOD_KEY = 'ss-key-0123456789abcd';
 const GOOD_SECRET = 'ss-secret-9876543210wxyz';
+const V2_KEY = 'TEST_v2-key-0123456789';
+const V2_TRACKING = '9400111899223197428490';
 let admin: SignedInClient;
 let seller: SignedInClient;
 let other: SignedInClient;
@@ -56,6 +58,28 @@ async function packedOrder(sku: string, quantity = 1, address: Record<string, st
 
 beforeAll(async () => {
   shipStation = createServer((request, response) => {
+    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    // API v2 (ShipStation API v2 docs: API-Key header; list carriers, list labels by tracking number, track a label).
+    if (request.url?.startsWith('/v2/')) {
+      if (request.headers['api-key'] !== V2_KEY) return json(401, { errors: [{ error_source: 'shipstation', error_type: 'security', error_code: 'unauthorized', message: 'The API key is invalid.' }] });
+      const url = new URL(request.url, 'http://localhost');
+      if (url.pathname === '/v2/carriers') return json(200, { carriers: [{ carrier_id: 'se-123456' }] });
+      if (url.pathname === '/v2/labels') {
+        const number = url.searchParams.get('tracking_number');
+        return json(200, { labels: number === V2_TRACKING ? [{ label_id: 'se-777777', status: 'completed', voided: false, tracking_number: number, carrier_code: 'stamps_com' }] : [] });
+      }
+      if (url.pathname === '/v2/labels/se-777777/track') {
+        return json(200, {
+          tracking_number: V2_TRACKING,
+          status_code: 'DE',
+          events: [
+            { occurred_at: '2026-11-20T15:00:00Z', description: 'Accepted at USPS Origin Facility', city_locality: 'Columbus', state_province: 'OH', status_code: 'AC' },
+            { occurred_at: '2026-11-22T17:30:00Z', description: 'Delivered, In/At Mailbox', city_locality: 'Springfield', state_province: 'IL', status_code: 'DE' },
+          ],
+        });
+      }
+      return json(404, { errors: [{ error_source: 'shipstation', error_type: 'validation', error_code: 'not_found', message: 'Not found' }] });
+    }
     const expected = `Basic ${Buffer.from(`${GOOD_KEY}:${GOOD_SECRET}`).toString('base64')}`;
     if (request.url !== '/carriers' || request.headers.authorization !== expected) {
       response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: 'Authorization has been denied for this request.' }));
@@ -68,6 +92,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shipStation.listen(0, '127.0.0.1', resolve));
   t = await startTestApp({
     SHIPSTATION_V1_URL: `http://127.0.0.1:${(shipStation.address() as AddressInfo).port}`,
+    SHIPSTATION_V2_URL: `http://127.0.0.1:${(shipStation.address() as AddressInfo).port}`,
     FARM_TICK_S: '0.2',
     FARM_AUTOPILOT: 'true',
     FARM_AUTOPILOT_DELAY_S: '0',
@@ -510,4 +535,52 @@ describe('ShipStation keys', () => {
     expect(removed.body.configured).toBe(false);
     expect((await seller.get('/api/shipping/settings')).body.integration).toBe('sandbox');
   });
+});
+
+describe('ShipStation v2 webhooks', () => {
+  it('read the named label back from ShipStation with the seller’s key: delivered once, however often told', async () => {
+    const stored = await seller.post('/api/shipstation/keys', { apiKey: V2_KEY, apiVersion: 'v2' });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ configured: true, apiVersion: 'v2', apiSecretLast4: null });
+    // An order shipped on the seller's ShipStation account (its label row as the label service writes it).
+    const orderId = await packedOrder('BOX');
+    const [row] = await t.context.db
+      .insert(shipment)
+      .values({
+        orderId,
+        ownerId: seller.userId,
+        provider: 'shipstation',
+        parcelIndex: 0,
+        parcelCount: 1,
+        parcel: { parcelId: 'small', name: 'Small box', lengthMm: 150, widthMm: 120, heightMm: 80, weightGrams: 90, partCount: 1, costCents: 45 },
+        idempotencyKey: `${orderId}:0:1`,
+        status: 'purchased',
+        carrier: 'USPS',
+        carrierCode: 'usps',
+        service: 'Ground Advantage',
+        trackingNumber: V2_TRACKING,
+        providerLabelId: 'se-777777',
+        shippedAt: new Date(),
+      })
+      .returning();
+    const packed = await createOrderRepository(t.context.db).find(orderId);
+    expect(await t.context.orders.tryTransition(packed!, 'shipped', 'Shipped with USPS', { kind: 'system', id: null })).toBe(true);
+
+    const token = t.context.shipping.tokens.shipStation(seller.userId);
+    const body = { resource_url: `https://api.shipstation.com/v2/labels/se-777777/track`, resource_type: 'API_TRACK', data: { tracking_number: V2_TRACKING, status_code: 'DE' } };
+    for (let i = 0; i < 3; i++) {
+      const told = await t.client().post(`/api/webhooks/shipstation/${token}`, body);
+      expect(told.status).toBe(200);
+      expect(told.body).toEqual({ updated: 1 });
+    }
+    const delivered = await orderOf(orderId);
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.events.filter((e: any) => e.toStatus === 'delivered')).toHaveLength(1);
+    expect(delivered.shipments[0]).toMatchObject({ status: 'delivered', trackingStatus: 'Delivered: Delivered, In/At Mailbox (Springfield, IL)' });
+    expect(await t.context.db.select().from(trackingEvent).where(eq(trackingEvent.shipmentId, row!.id))).toHaveLength(2);
+    // Another seller's token does not move this seller's label.
+    const theirs = await t.client().post(`/api/webhooks/shipstation/${t.context.shipping.tokens.shipStation(other.userId)}`, body);
+    expect(theirs.status).toBe(409);
+    await seller.delete('/api/shipstation/keys');
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { EventActor, OrderRow } from '../orders/order-repository.ts';
 import { MarketplaceRejectedError, type TrackingUpdate } from '../shops/connector.ts';
 import type { ShippingCredentials, TrackingInfo } from './shipping-provider.ts';
-import { providerOf, type ShippingProviders } from './shipping-providers.ts';
+import { providerError, providerOf, type ShippingProviders } from './shipping-providers.ts';
 import type { ShipmentRow, ShippingRepository } from './shipping-repository.ts';
 import type { ShippingActor, ShippingSettingsService } from './shipping-settings-service.ts';
 import type { WebhookTokens } from './webhook-tokens.ts';
@@ -68,6 +68,15 @@ export function createTrackingUpdates(deps: {
     const info = await providerOf(providers, row.provider as ShippingIntegration).track(await credentialsOf(row), row.carrierCode ?? '', row.trackingNumber);
     const { deliveredNow } = await repository.applyTracking(row, info, trackingWords(info));
     if (deliveredNow || info.status === 'delivered') await deliverOrderIfDone(row.orderId);
+  }
+
+  /** A provider failing while a webhook is handled answers in words (503 when it is worth sending again). */
+  async function inWords<T>(kind: ShippingIntegration, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw providerError(kind, error);
+    }
   }
 
   return {
@@ -147,27 +156,42 @@ export function createTrackingUpdates(deps: {
       const named = providers.shippo.parseTrackWebhook(body);
       if (!named) throw new AppError('bad-request', 'Not a Shippo track_updated webhook');
       const rows = (await repository.byTrackingNumber(named.trackingNumber)).filter((row) => row.provider === 'shippo');
-      for (const row of rows) await refresh(row);
+      await inWords('shippo', async () => {
+        for (const row of rows) await refresh(row);
+      });
       return { updated: rows.length };
     },
 
-    /** ShipStation's webhooks: the resource it names is fetched from ShipStation with the seller's keys. */
+    /**
+     * ShipStation's webhooks (classic SHIP_NOTIFY, v2 track): what they name is looked up with the seller's
+     * keys; a label is only ever moved by what ShipStation answers to us.
+     */
     async onShipStationWebhook(token: string, body: unknown): Promise<{ updated: number }> {
       const ownerId = tokens.shipStationOwner(token);
       if (!ownerId) throw new AppError('unauthenticated', 'The webhook URL’s signature token is not ours');
-      const resourceUrl = (body as { resource_url?: unknown } | null)?.resource_url;
-      if (typeof resourceUrl !== 'string') throw new AppError('bad-request', 'Not a ShipStation webhook (no resource_url)');
+      const payload = body as { resource_url?: unknown; data?: { tracking_number?: unknown } } | null;
+      if (typeof payload?.resource_url !== 'string') throw new AppError('bad-request', 'Not a ShipStation webhook (no resource_url)');
       const credentials = await settings.credentialsOf(ownerId, 'shipstation');
-      const shipped = await providers.shipstation.fetchWebhookResource(credentials, resourceUrl);
-      let updated = 0;
-      for (const entry of shipped) {
-        for (const row of await repository.byTrackingNumber(entry.trackingNumber)) {
-          if (row.ownerId !== ownerId || row.provider !== 'shipstation') continue;
-          await refresh(row);
-          updated += 1;
+      // Classic keys: the resource (SHIP_NOTIFY's shipments) is fetched from ShipStation's own host.
+      // v2 keys: a track event names its tracking number in `data`; the status is read back either way.
+      const resourceUrl = payload.resource_url;
+      return inWords('shipstation', async () => {
+        const named =
+          credentials.provider === 'shipstation' && credentials.apiVersion === 'v2'
+            ? typeof payload.data?.tracking_number === 'string'
+              ? [payload.data.tracking_number]
+              : []
+            : (await providers.shipstation.fetchWebhookResource(credentials, resourceUrl)).map((entry) => entry.trackingNumber);
+        let updated = 0;
+        for (const trackingNumber of named) {
+          for (const row of await repository.byTrackingNumber(trackingNumber)) {
+            if (row.ownerId !== ownerId || row.provider !== 'shipstation') continue;
+            await refresh(row);
+            updated += 1;
+          }
         }
-      }
-      return { updated };
+        return { updated };
+      });
     },
 
     /** The public tracking page's data: only the sandbox carrier's labels (real carriers have their own pages). */
