@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -43,8 +44,8 @@ export async function openDatabase(
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const unlock = lockDataDir(dataDir);
   try {
-    // pg_trgm: the orders' substring search index (migration 0007).
-    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm } });
+    // pg_trgm: the substring search indexes (migration 0007); btree_gin: the fulfilment history's seller + term index (0018).
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: { pg_trgm, btree_gin } });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return {

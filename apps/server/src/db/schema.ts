@@ -1025,5 +1025,8 @@ export const fulfillmentRecord = pgTable(
     index('fulfillment_record_owner_created_idx').on(table.ownerId, table.createdAt, table.id),
     index('fulfillment_record_order_idx').on(table.orderId),
     index('fulfillment_record_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')),
+    // A seller's search for a term many of everyone's records share (a common SKU prefix): the seller and
+    // the term in one index (owner_id through btree_gin), so only their matches are read.
+    index('fulfillment_record_owner_search_trgm_idx').using('gin', table.ownerId, table.searchText.op('gin_trgm_ops')),
   ],
 );
