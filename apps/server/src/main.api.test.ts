@@ -247,13 +247,14 @@ describe('the first README line runs the whole chain (issues 11 and 12)', () => 
       const order = (await seller.get(`/api/orders/${watched}`)).body as { status: string; production: { partsTotal: number; partsDone: number } | null };
       status = order.status;
       seen.add(status);
-      if (status === 'packed') {
+      // The label is bought as soon as it is packed: the next look may already find it shipped.
+      if (['packed', 'shipped', 'delivered'].includes(status)) {
         expect(order.production!.partsDone).toBe(order.production!.partsTotal);
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    expect(status).toBe('packed');
+    expect(['packed', 'shipped', 'delivered']).toContain(status);
     const timeline = ((await seller.get(`/api/orders/${watched}`)).body as { events: { toStatus: string; reason: string }[] }).events;
     expect(timeline.map((e) => e.toStatus)).toEqual(expect.arrayContaining(['accepted', 'in_production', 'printed', 'packed']));
     expect(timeline.find((e) => e.toStatus === 'packed')!.reason).toMatch(/autopilot/);
