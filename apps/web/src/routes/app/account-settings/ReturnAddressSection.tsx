@@ -25,7 +25,7 @@ const FIELDS: {
   { name: 'phone', label: 'Phone', autoComplete: 'tel' },
 ];
 
-/** The return / ship-from address printed on every parcel we send for this seller. */
+/** The return address printed on the packing slip of every parcel we send for this seller. */
 export function ReturnAddressSection({ me }: { me: Me }) {
   const { showToast } = useToast();
   const update = useUpdateAccount();
@@ -53,7 +53,7 @@ export function ReturnAddressSection({ me }: { me: Me }) {
   return (
     <SettingsSection
       title="Return address"
-      description="The ship-from address on your parcels, and where returns come back to."
+      description="Printed on the packing slip in every parcel, as where returns come back to. Parcels ship from the print farm."
       submitLabel="Save address"
       busy={update.isPending}
       onSubmit={save}
