@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PRINTERS } from '../apps/server/src/demo-data.ts';
-import { uniqueEmail, type SignedInClient } from '../apps/server/test/test-app.ts';
+import { uniqueEmail, uploadDesign, type SignedInClient } from '../apps/server/test/test-app.ts';
 import { newBrowser, newPage, startApp, type Credentials, type RunningApp } from './harness.ts';
 
 /**
@@ -119,15 +119,7 @@ beforeAll(async () => {
   seller = credentials(sellerClient);
 
   // The seller's design (the 20 mm cube) and a product of two of them.
-  const form = new FormData();
-  form.append('file', new Blob([CUBE]), 'ps-20mm_cube.obj');
-  const upload = await fetch(new URL('/api/designs', app.baseUrl), {
-    method: 'POST',
-    headers: { cookie: sellerClient.cookieHeader(), origin: app.baseUrl },
-    body: form,
-  });
-  expect(upload.status).toBe(201);
-  const design = (await upload.json()) as { printConfigs: { id: string; quote: { printSeconds: number } }[] };
+  const design = (await uploadDesign(sellerClient, CUBE, 'ps-20mm_cube.obj')) as { printConfigs: { id: string; quote: { printSeconds: number } }[] };
   const config = design.printConfigs[0]!;
 
   // The demo farm, sped up so a cube prints in about PRINT_MS; the autopilot does the rest.
