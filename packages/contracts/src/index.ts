@@ -14,3 +14,4 @@ export * from './print-jobs.ts';
 export * from './production.ts';
 export * from './shipments.ts';
 export * from './shipping.ts';
+export * from './payments.ts';

@@ -1030,3 +1030,254 @@ export const fulfillmentRecord = pgTable(
     index('fulfillment_record_owner_search_trgm_idx').using('gin', table.ownerId, table.searchText.op('gin_trgm_ops')),
   ],
 );
+
+// ── payments (issue 13; docs/payments.md) ──────────────────────────────────────────────────────
+
+/** A seller's customer at the payment provider and the default card (brand, last 4, expiry: never the number). */
+export const paymentCustomer = pgTable('payment_customer', {
+  ownerId: text('owner_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  /** stripe | sandbox: a customer made in one provider means nothing to the other. */
+  provider: text('provider').notNull(),
+  customerId: text('customer_id').notNull(),
+  paymentMethodId: text('payment_method_id'),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  cardExpMonth: integer('card_exp_month'),
+  cardExpYear: integer('card_exp_year'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One off-session charge attempt. The row (with its idempotency key) is written before the provider is
+ * asked, and the provider's answer recorded on it; a row still `pending` after a crash is looked up at
+ * the provider before anything is charged again.
+ */
+export const charge = pgTable(
+  'charge',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => order.id, { onDelete: 'set null' }),
+    /** order (when the order is released to production) | manual (an admin's chargeStoredCard) */
+    kind: text('kind').notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** How the amount was made: items, packaging, shipping (cents). */
+    breakdown: jsonb('breakdown').$type<{ itemsCents: number; packagingCents: number; shippingCents: number }>(),
+    provider: text('provider').notNull(),
+    /** `order:<id>:charge:<attempt>` or `manual:<uuid>`: what the provider is given to recognise a repeat. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    paymentIntentId: text('payment_intent_id'),
+    /** pending | processing | requires_action | succeeded | failed | refunded */
+    status: text('status').notNull(),
+    failureReason: text('failure_reason'),
+    actionUrl: text('action_url'),
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** The admin who charged by hand. */
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('charge_idempotency_key_idx').on(table.idempotencyKey),
+    uniqueIndex('charge_payment_intent_idx').on(table.paymentIntentId),
+    // One live charge per order: two releases of the same order can never both charge it.
+    uniqueIndex('charge_live_per_order_idx')
+      .on(table.orderId)
+      .where(sql`kind = 'order' AND status IN ('pending', 'processing', 'requires_action', 'succeeded', 'refunded')`),
+    index('charge_owner_created_idx').on(table.ownerId, table.createdAt, table.id),
+    index('charge_created_idx').on(table.createdAt, table.id),
+    index('charge_pending_idx').on(table.updatedAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** A refund of a charge; one per idempotency key (a refund asked twice is one refund). */
+export const refund = pgTable(
+  'refund',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    chargeId: uuid('charge_id')
+      .notNull()
+      .references(() => charge.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    reason: text('reason').notNull().default(''),
+    idempotencyKey: text('idempotency_key').notNull(),
+    providerRefundId: text('provider_refund_id'),
+    /** pending | succeeded | failed */
+    status: text('status').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('refund_idempotency_key_idx').on(table.idempotencyKey),
+    index('refund_charge_idx').on(table.chargeId),
+    index('refund_owner_created_idx').on(table.ownerId, table.createdAt, table.id),
+  ],
+);
+
+/** Payment provider webhooks: stored once per event id, then processed (WH-2/3). */
+export const paymentEvent = pgTable(
+  'payment_event',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    error: text('error'),
+  },
+  (table) => [index('payment_event_unprocessed_idx').on(table.receivedAt).where(sql`processed_at IS NULL`)],
+);
+
+// ── affiliates (issue 13; docs/affiliates.md) ──────────────────────────────────────────────────
+
+/** A seller who brings others: their code, their Stripe Connect account for payouts. */
+export const affiliate = pgTable(
+  'affiliate',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** As the seller typed it; unique without regard to case. */
+    code: text('code').notNull(),
+    connectAccountId: text('connect_account_id'),
+    /** none | pending | active | restricted */
+    connectStatus: text('connect_status').notNull().default('none'),
+    /** An admin stopped payouts (the earnings still accrue). */
+    payoutsHeld: boolean('payouts_held').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('affiliate_code_lower_idx').on(sql`lower(${table.code})`)],
+);
+
+/** Who brought whom: set once at sign-up from `?ref=CODE`; earnings run until `endsAt`. */
+export const referral = pgTable(
+  'referral',
+  {
+    referredUserId: text('referred_user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    affiliateId: text('affiliate_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    /** The share of fulfilment revenue, in basis points, fixed at sign-up (1000 = 10 %). */
+    shareBps: integer('share_bps').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('referral_affiliate_idx').on(table.affiliateId, table.createdAt)],
+);
+
+/** The affiliate ledger: an earning per charged order, a reversal per refund (negative). */
+export const affiliateEarning = pgTable(
+  'affiliate_earning',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    affiliateId: text('affiliate_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    referredUserId: text('referred_user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id').references(() => order.id, { onDelete: 'set null' }),
+    chargeId: uuid('charge_id').references(() => charge.id, { onDelete: 'set null' }),
+    refundId: uuid('refund_id').references(() => refund.id, { onDelete: 'set null' }),
+    /** earning | reversal */
+    kind: text('kind').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** When it may be paid out: the order delivered + the holding period; null until delivered. */
+    payableAt: timestamp('payable_at', { withTimezone: true }),
+    payoutId: uuid('payout_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('affiliate_earning_charge_idx').on(table.chargeId).where(sql`kind = 'earning'`),
+    uniqueIndex('affiliate_earning_refund_idx').on(table.refundId).where(sql`kind = 'reversal'`),
+    index('affiliate_earning_affiliate_idx').on(table.affiliateId, table.createdAt, table.id),
+    index('affiliate_earning_order_idx').on(table.orderId),
+  ],
+);
+
+/** A monthly payout to an affiliate's connected account: proposed, approved by an admin, then transferred once. */
+export const affiliatePayout = pgTable(
+  'affiliate_payout',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    affiliateId: text('affiliate_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** YYYY-MM: the month the run covers. */
+    period: text('period').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** proposed | approved | paid | failed | held */
+    status: text('status').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    transferId: text('transfer_id'),
+    error: text('error'),
+    approvedBy: text('approved_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('affiliate_payout_period_idx').on(table.affiliateId, table.period),
+    uniqueIndex('affiliate_payout_key_idx').on(table.idempotencyKey),
+  ],
+);
+
+// ── notifications (issue 13; docs/notifications.md) ────────────────────────────────────────────
+
+/**
+ * Every email the product sends: queued here in the transaction of what caused it, sent by a job
+ * (SMTP) with retries, or kept as the outbox that admins read when no SMTP server is configured.
+ */
+export const emailMessage = pgTable(
+  'email_message',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    toAddress: text('to_address').notNull(),
+    templateType: text('template_type').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    /** The List-Unsubscribe URL (null for mail a seller cannot turn off, e.g. sign-in links). */
+    unsubscribeUrl: text('unsubscribe_url'),
+    /** queued | sent | failed | outbox (kept, no SMTP server) */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** What made it (e.g. `payment_failed:<charge id>`): the same event never mails twice. */
+    dedupeKey: text('dedupe_key'),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('email_message_dedupe_idx').on(table.dedupeKey),
+    index('email_message_created_idx').on(table.createdAt, table.id),
+    index('email_message_user_created_idx').on(table.userId, table.createdAt, table.id),
+  ],
+);
+
+/** The emails a seller turned off (template types); absent = all on. */
+export const notificationPreference = pgTable('notification_preference', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  disabled: jsonb('disabled').$type<string[]>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
