@@ -287,13 +287,14 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
   const resultFor = (paymentIntentId: string, outcome: Outcome): ChargeResult => {
     switch (outcome) {
       case 'succeed':
-        return { paymentIntentId, status: 'succeeded', declineReason: null, nextActionUrl: null };
+        return { paymentIntentId, status: 'succeeded', declineReason: null, nextActionUrl: null, clientSecret: null };
       case 'authenticate':
         return {
           paymentIntentId,
           status: 'requires_action',
           declineReason: SANDBOX_DECLINE_MESSAGES.authenticate,
           nextActionUrl: `${publicUrl}/payments/authenticate/${paymentIntentId}`,
+          clientSecret: null,
         };
       default:
         return {
@@ -301,6 +302,7 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
           status: 'requires_payment_method',
           declineReason: SANDBOX_DECLINE_MESSAGES[outcome],
           nextActionUrl: null,
+          clientSecret: null,
         };
     }
   };
@@ -321,6 +323,7 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
     status: intent.status,
     declineReason: intent.declineReason,
     nextActionUrl: intent.nextActionUrl,
+    clientSecret: null,
   });
 
   return {
@@ -391,6 +394,17 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
     },
 
     getPaymentIntent: async (paymentIntentId) => fromId(paymentIntentId),
+
+    completeTestAuthentication: async (paymentIntentId, approve) => {
+      const current = fromId(paymentIntentId);
+      if (current.status !== 'requires_action') return current;
+      const remembered = intents.get(paymentIntentId);
+      const answered: ChargeResult = approve
+        ? { paymentIntentId, status: 'succeeded', declineReason: null, nextActionUrl: null, clientSecret: null }
+        : { paymentIntentId, status: 'requires_payment_method', declineReason: 'The cardholder did not authenticate the payment.', nextActionUrl: null, clientSecret: null };
+      if (remembered) intents.set(paymentIntentId, { ...remembered, ...answered });
+      return answered;
+    },
 
     findPaymentIntent: async ({ orderId, attempt }) => {
       let found: SandboxIntent | undefined;

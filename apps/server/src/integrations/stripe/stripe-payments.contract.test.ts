@@ -198,6 +198,7 @@ describe('charging an order', () => {
       status: 'succeeded',
       declineReason: null,
       nextActionUrl: null,
+      clientSecret: expect.stringMatching(/_secret_/) as unknown,
     });
     const [request] = posts('PostPaymentIntents');
     expect(fake.requests).toHaveLength(1);
@@ -232,6 +233,7 @@ describe('charging an order', () => {
         status: 'requires_payment_method',
         declineReason: message,
         nextActionUrl: null,
+        clientSecret: expect.stringMatching(/_secret_/) as unknown,
       });
       expect(fake.requests).toHaveLength(1);
     },
@@ -254,6 +256,7 @@ describe('charging an order', () => {
       status: 'requires_action',
       declineReason: 'Your card was declined. This transaction requires authentication.',
       nextActionUrl: null,
+      clientSecret: expect.stringMatching(/_secret_/) as unknown,
     });
     expect(fake.requests).toHaveLength(1);
   });
@@ -288,6 +291,7 @@ describe('charging an order', () => {
       status: 'succeeded',
       declineReason: null,
       nextActionUrl: null,
+      clientSecret: expect.stringMatching(/_secret_/) as unknown,
     });
     fake.answer((request) => {
       if (request.operationId !== 'GetPaymentIntentsIntent') return undefined;

@@ -82,7 +82,7 @@ export const translateStripeError = (error: unknown, operation: string): unknown
 
 type Intent = Pick<
   Stripe.PaymentIntent,
-  'id' | 'status' | 'last_payment_error' | 'next_action' | 'cancellation_reason'
+  'id' | 'status' | 'last_payment_error' | 'next_action' | 'cancellation_reason' | 'client_secret'
 >;
 
 const AUTHENTICATION_REQUIRED = 'authentication_required';
@@ -98,7 +98,7 @@ const redirectUrl = (intent: Intent): string | null => intent.next_action?.redir
  */
 export const chargeResultOf = (intent: Intent): ChargeResult => {
   const error = intent.last_payment_error;
-  const base = { paymentIntentId: intent.id };
+  const base = { paymentIntentId: intent.id, clientSecret: intent.client_secret ?? null };
   switch (intent.status) {
     case 'succeeded':
       return { ...base, status: 'succeeded', declineReason: null, nextActionUrl: null };

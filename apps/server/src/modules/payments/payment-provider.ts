@@ -34,6 +34,8 @@ export interface ChargeResult {
   readonly declineReason: string | null;
   /** Where the cardholder authenticates, when the provider gave one. */
   readonly nextActionUrl: string | null;
+  /** Stripe: the PaymentIntent's client secret, for the seller's browser to authenticate on-session. */
+  readonly clientSecret: string | null;
 }
 
 export interface ChargeMetadata {
@@ -105,6 +107,11 @@ export interface PaymentProvider {
    * key (within 24 h) is the exact way; this is the lookup for when the key is not at hand.
    */
   findPaymentIntent(input: ChargeMetadata): Promise<ChargeResult | null>;
+  /**
+   * Test mode only (the sandbox): the cardholder's answer to an authentication request, which in
+   * Stripe happens in the browser (stripe.confirmCardPayment). Absent on real providers.
+   */
+  completeTestAuthentication?(paymentIntentId: string, approve: boolean): Promise<ChargeResult>;
   /** Refunds all of a payment, or `amountCents` of it. */
   refund(input: {
     paymentIntentId: string;
