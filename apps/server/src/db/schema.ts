@@ -1071,6 +1071,9 @@ export const charge = pgTable(
     /** How the amount was made: items, packaging, shipping (cents). */
     breakdown: jsonb('breakdown').$type<{ itemsCents: number; packagingCents: number; shippingCents: number }>(),
     provider: text('provider').notNull(),
+    /** The customer and card charged: a charge replayed after a crash is asked with the same parameters. */
+    customerId: text('customer_id'),
+    paymentMethodId: text('payment_method_id'),
     /** `order:<id>:charge:<attempt>` or `manual:<uuid>`: what the provider is given to recognise a repeat. */
     idempotencyKey: text('idempotency_key').notNull(),
     paymentIntentId: text('payment_intent_id'),
