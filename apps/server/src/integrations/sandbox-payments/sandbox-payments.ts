@@ -5,6 +5,7 @@ import {
   WEBHOOK_TOLERANCE_SECONDS,
   type ChargeRequest,
   type ChargeResult,
+  type ConnectedAccount,
   type PaymentProvider,
   type PaymentWebhookEvent,
   type RefundResult,
@@ -255,7 +256,26 @@ class Bounded<V> {
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
-export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): PaymentProvider => {
+/** A transfer to a connected account, as the sandbox recorded it (no money moves). */
+export interface SandboxTransfer {
+  readonly transferId: string;
+  readonly accountId: string;
+  readonly amountCents: number;
+  readonly currency: string;
+  readonly idempotencyKey: string;
+  readonly metadata: Record<string, string>;
+}
+
+export interface SandboxPaymentProvider extends PaymentProvider {
+  /** Every transfer made by this process, oldest first (what a test or the demo can look at). */
+  readonly transfers: readonly SandboxTransfer[];
+}
+
+const ACCOUNT_ID = /^acct_sandbox_[0-9a-f]+$/;
+
+const NOT_ONBOARDED: ConnectedAccount = { detailsSubmitted: false, payoutsEnabled: false, chargesEnabled: false, requirementsDue: ['external_account', 'individual.dob.day', 'tos_acceptance.date'] };
+
+export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): SandboxPaymentProvider => {
   const now = options.now ?? (() => new Date());
   const publicUrl = (options.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
   const webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
@@ -263,6 +283,21 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
   /** Idempotency key → the parameters first used and what was answered. */
   const answered = new Bounded<{ params: string; result: unknown }>(MAX_REMEMBERED);
   const intents = new Bounded<SandboxIntent>(MAX_REMEMBERED);
+  /**
+   * Connected accounts by id. A process that restarted has forgotten an account's onboarding: it
+   * reads as not onboarded (the user onboards again on the sandbox page), as an account Stripe
+   * would answer while its details are still due.
+   */
+  const accounts = new Bounded<ConnectedAccount>(MAX_REMEMBERED);
+  const transfers: SandboxTransfer[] = [];
+  /** The sandbox's onboarding page is ours; a path of this site when no public URL is known. */
+  const pagesBase = options.publicUrl ? publicUrl : '';
+
+  const knownAccount = (accountId: string): ConnectedAccount => {
+    if (!ACCOUNT_ID.test(accountId))
+      throw new PaymentRejectedError(`No such account: '${accountId}'`, 404, 'resource_missing');
+    return accounts.get(accountId) ?? NOT_ONBOARDED;
+  };
 
   /** Stripe's idempotency: the same key and parameters → the first answer; other parameters → an error. */
   const once = <T>(idempotencyKey: string, params: unknown, run: () => T): T => {
@@ -329,6 +364,7 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
   return {
     kind: 'sandbox',
     testMode: true,
+    transfers,
 
     createCustomer: async ({ sellerId, email, name }) => {
       if (!sellerId) throw new PaymentRejectedError('A customer needs a seller');
@@ -445,6 +481,55 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): Pay
           return { refundId: `re_sandbox_${digest(idempotencyKey)}`, status: 'succeeded' };
         },
       ),
+
+    createConnectedAccount: async ({ userId, email, country, idempotencyKey }) =>
+      once(idempotencyKey, { op: 'account', userId, email, country: country ?? null }, () => {
+        // From the key: the same user's retry in another process names the same account.
+        const accountId = `acct_sandbox_${digest(`account\u0000${idempotencyKey}`)}`;
+        accounts.set(accountId, NOT_ONBOARDED);
+        return { accountId };
+      }),
+
+    createAccountLink: async ({ accountId }) => {
+      knownAccount(accountId);
+      return { url: `${pagesBase}/affiliate-links?connect=sandbox&account=${encodeURIComponent(accountId)}` };
+    },
+
+    getConnectedAccount: async (accountId) => knownAccount(accountId),
+
+    completeTestOnboarding: async (accountId, outcome) => {
+      knownAccount(accountId);
+      const account: ConnectedAccount =
+        outcome === 'complete'
+          ? { detailsSubmitted: true, payoutsEnabled: true, chargesEnabled: false, requirementsDue: [] }
+          : { detailsSubmitted: true, payoutsEnabled: false, chargesEnabled: false, requirementsDue: ['external_account'] };
+      accounts.set(accountId, account);
+      return account;
+    },
+
+    createTransfer: async ({ accountId, amountCents, currency, idempotencyKey, metadata }) =>
+      once(idempotencyKey, { op: 'transfer', accountId, amountCents, currency: currency.toLowerCase(), metadata }, () => {
+        if (!Number.isInteger(amountCents) || amountCents < 1)
+          throw new PaymentRejectedError('The transfer amount must be a positive integer', 400, 'parameter_invalid_integer');
+        if (!/^[a-z]{3}$/i.test(currency))
+          throw new PaymentRejectedError(`Invalid currency: ${currency}`, 400, 'parameter_invalid_string');
+        if (!knownAccount(accountId).payoutsEnabled)
+          throw new PaymentRejectedError(
+            `Your destination account (${accountId}) needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments`,
+            400,
+            'insufficient_capabilities_for_transfer',
+          );
+        const transfer: SandboxTransfer = {
+          transferId: `tr_sandbox_${digest(`transfer\u0000${idempotencyKey}`)}`,
+          accountId,
+          amountCents,
+          currency: currency.toLowerCase(),
+          idempotencyKey,
+          metadata: { ...metadata },
+        };
+        transfers.push(transfer);
+        return { transferId: transfer.transferId };
+      }),
 
     verifyWebhook: (rawBody, signatureHeader, nowSeconds) =>
       verifySandboxWebhook(

@@ -281,6 +281,53 @@ export const createStripePayments = (config: StripePaymentsConfig): PaymentProvi
         return { refundId: refund.id, status };
       }),
 
+    createConnectedAccount: ({ userId, email, country, idempotencyKey }) =>
+      call('create connected account', async () => {
+        // Express: Stripe hosts onboarding and the payouts dashboard. Only transfers are needed to pay an affiliate.
+        const account = await stripe.accounts.create(
+          {
+            type: 'express',
+            email,
+            ...(country ? { country } : {}),
+            capabilities: { transfers: { requested: true } },
+            metadata: { user_id: userId },
+          },
+          { idempotencyKey: key(idempotencyKey) },
+        );
+        return { accountId: account.id };
+      }),
+
+    createAccountLink: ({ accountId, refreshUrl, returnUrl }) =>
+      call('create onboarding link', async () => {
+        const link = await stripe.accountLinks.create({
+          account: accountId,
+          refresh_url: refreshUrl,
+          return_url: returnUrl,
+          type: 'account_onboarding',
+        });
+        return { url: link.url };
+      }),
+
+    getConnectedAccount: (accountId) =>
+      call('read connected account', async () => {
+        const account = await stripe.accounts.retrieve(accountId);
+        return {
+          detailsSubmitted: account.details_submitted ?? false,
+          payoutsEnabled: account.payouts_enabled ?? false,
+          chargesEnabled: account.charges_enabled ?? false,
+          requirementsDue: account.requirements?.currently_due ?? [],
+        };
+      }),
+
+    createTransfer: ({ accountId, amountCents, currency, idempotencyKey, metadata }) =>
+      call('transfer', async () => {
+        const transfer = await stripe.transfers.create(
+          { amount: amountCents, currency: currency.toLowerCase(), destination: accountId, metadata },
+          { idempotencyKey: key(idempotencyKey) },
+        );
+        return { transferId: transfer.id };
+      }),
+
     verifyWebhook: (rawBody, signatureHeader, nowSeconds) => {
       let event: Stripe.Event;
       try {

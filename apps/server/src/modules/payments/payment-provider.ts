@@ -123,6 +123,45 @@ export interface PaymentProvider {
    * 300 s tolerance and answers the event; throws PaymentWebhookSignatureError otherwise.
    */
   verifyWebhook(rawBody: Buffer, signatureHeader: string, nowSeconds?: number): PaymentWebhookEvent;
+
+  // ── Connect (affiliate payouts; docs/affiliates.md) ──
+  /** An Express connected account for a user who is paid through Layerline (one per user; the key makes a retry the same account). */
+  createConnectedAccount(input: {
+    userId: string;
+    email: string;
+    /** ISO 3166-1 alpha-2; Stripe asks during onboarding when absent. */
+    country?: string;
+    idempotencyKey: string;
+  }): Promise<{ accountId: string }>;
+  /** A one-time onboarding link (`account_onboarding`); Stripe sends the browser to `returnUrl`, or to `refreshUrl` when the link expired. */
+  createAccountLink(input: {
+    accountId: string;
+    refreshUrl: string;
+    returnUrl: string;
+  }): Promise<{ url: string }>;
+  getConnectedAccount(accountId: string): Promise<ConnectedAccount>;
+  /** Moves money from the platform's balance to a connected account, once per idempotency key. */
+  createTransfer(input: {
+    accountId: string;
+    amountCents: number;
+    currency: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<{ transferId: string }>;
+  /**
+   * Test mode only (the sandbox): what the user does on the sandbox's onboarding page, which in
+   * Stripe happens on Stripe's own pages. Absent on real providers.
+   */
+  completeTestOnboarding?(accountId: string, outcome: 'complete' | 'restricted'): Promise<ConnectedAccount>;
+}
+
+/** A connected account as the caller acts on it. */
+export interface ConnectedAccount {
+  readonly detailsSubmitted: boolean;
+  readonly payoutsEnabled: boolean;
+  readonly chargesEnabled: boolean;
+  /** Stripe's `requirements.currently_due`. */
+  readonly requirementsDue: readonly string[];
 }
 
 /** Try again later with the same idempotency key: no answer, 409, 429 or 5xx. */
