@@ -11,7 +11,14 @@ export function createSmtpMailer(options: { url: string; from: string }): Mailer
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.headers ? { headers: { ...message.headers } } : {}),
+      });
     },
     close: () => transport.close(),
   };

@@ -18,6 +18,8 @@ const DAY_SECONDS = 24 * 60 * 60;
 export interface AuthDeps {
   readonly mailer: Mailer;
   readonly loginThrottle: LoginThrottle;
+  /** Told once an account is stored (the welcome email); its failure never fails the sign-up. */
+  readonly onUserCreated?: ((user: { id: string; name: string }) => Promise<void>) | undefined;
 }
 
 /**
@@ -93,6 +95,11 @@ export function createAuth(config: Config, db: Database, deps: AuthDeps) {
               isBetaTester: config.newUsersBeta,
             },
           }),
+          after: async (user) => {
+            await deps.onUserCreated?.({ id: user.id, name: user.name }).catch((error: unknown) => {
+              console.error('after sign-up:', error);
+            });
+          },
         },
       },
     },

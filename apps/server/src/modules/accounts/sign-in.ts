@@ -13,7 +13,12 @@ import { createSessionRepository } from './session-repository.ts';
 export function createSignIn(
   config: Config,
   db: Database,
-  deps: { mailer: Mailer; findUserIdByEmail: (email: string) => Promise<string | undefined> },
+  deps: {
+    mailer: Mailer;
+    findUserIdByEmail: (email: string) => Promise<string | undefined>;
+    /** After an account is created (the welcome email). */
+    onUserCreated?: (user: { id: string; name: string }) => Promise<void>;
+  },
 ) {
   const { mailer } = deps;
   const loginThrottle = createLoginThrottle(db, {
@@ -40,7 +45,7 @@ export function createSignIn(
   return {
     mailer,
     loginThrottle,
-    auth: createAuth(config, db, { mailer, loginThrottle }),
+    auth: createAuth(config, db, { mailer, loginThrottle, onUserCreated: deps.onUserCreated }),
     sessions: createSessionRepository(db),
     deviceCookies: createDeviceCookies(config.appSecret, { secure: config.publicUrl?.startsWith('https://') ?? false }),
   };

@@ -8,6 +8,10 @@ export interface MailMessage {
   readonly subject: string;
   /** Plain text; links on their own line. */
   readonly text: string;
+  /** The same message as HTML (the notifications' emails), sent as the text's alternative. */
+  readonly html?: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Mailer {
