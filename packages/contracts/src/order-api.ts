@@ -8,6 +8,20 @@ import { ORDER_STATUSES } from './orders.ts';
  * - refused: the receiver answered a final 4xx (not retried), or the URL is no longer allowed;
  * - failed: out of attempts, or the endpoint was removed before it could be sent.
  */
+/**
+ * The events a seller's webhook endpoint receives (docs/order-api.md): every status change, and, for
+ * the moments a shop acts on, their own events: the order charged, shipped (with its tracking),
+ * delivered.
+ */
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.charged', 'order.shipped', 'order.delivered'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_EVENT_LABELS: Readonly<Record<Exclude<WebhookEventType, 'order.status_changed'>, string>> = {
+  'order.charged': 'Charged',
+  'order.shipped': 'Shipped, with tracking',
+  'order.delivered': 'Delivered',
+};
+
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'refused', 'failed'] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 
@@ -15,6 +29,7 @@ export const webhookDeliverySchema = z.object({
   id: z.string(),
   /** The `webhook-id` every attempt (and a resend) carries. */
   eventId: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
   orderId: z.string(),
   /** The order's number on its channel (the marketplace's or the seller's own). */
   orderExternalId: z.string(),

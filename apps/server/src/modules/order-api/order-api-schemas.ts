@@ -110,15 +110,46 @@ export const publicOrderListQuerySchema = z
   })
   .strict();
 
-/** The body of every webhook we send. */
-export const webhookEventSchema = z.object({
-  id: z.string(),
-  type: z.literal('order.status_changed'),
-  createdAt: z.string(),
-  data: z.object({
-    previousStatus: z.enum(ORDER_STATUSES).nullable(),
-    status: z.enum(ORDER_STATUSES),
-    order: publicOrderSchema,
-  }),
+/** A parcel's tracking, as `order.shipped` tells it. */
+export const webhookTrackingSchema = z.object({
+  carrier: z.string(),
+  service: z.string(),
+  trackingNumber: z.string(),
+  trackingUrl: z.string(),
 });
+
+/** The body of every webhook we send, by `type` (docs/order-api.md). */
+export const webhookEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    id: z.string(),
+    type: z.literal('order.status_changed'),
+    createdAt: z.string(),
+    data: z.object({
+      previousStatus: z.enum(ORDER_STATUSES).nullable(),
+      status: z.enum(ORDER_STATUSES),
+      order: publicOrderSchema,
+    }),
+  }),
+  z.object({
+    id: z.string(),
+    type: z.literal('order.charged'),
+    createdAt: z.string(),
+    data: z.object({
+      charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(['order', 'manual']) }),
+      order: publicOrderSchema,
+    }),
+  }),
+  z.object({
+    id: z.string(),
+    type: z.literal('order.shipped'),
+    createdAt: z.string(),
+    data: z.object({ tracking: z.array(webhookTrackingSchema), order: publicOrderSchema }),
+  }),
+  z.object({
+    id: z.string(),
+    type: z.literal('order.delivered'),
+    createdAt: z.string(),
+    data: z.object({ deliveredAt: z.string(), order: publicOrderSchema }),
+  }),
+]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Order, OrderStatus, WebhookDelivery, WebhookDeliveryState } from '@layerline/contracts';
+import type { Order, OrderStatus, WebhookDelivery, WebhookDeliveryState, WebhookEventType } from '@layerline/contracts';
+import type { ChargeChangedEvent } from '../payments/payment-events.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import type { PublicOrder, WebhookEvent } from './order-api-schemas.ts';
@@ -61,12 +63,46 @@ function eventIdFor(announcementId: string): string {
   return `evt_${announcementId.replaceAll('-', '')}`;
 }
 
+/**
+ * A UUID derived from what an event is about ('order.shipped:<announcement>', 'order.charged:<charge>'):
+ * the delivery's unique key for events that are not the announcement itself, so telling one twice
+ * stores (and sends) it once.
+ */
+function derivedUuid(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The events of an announced change besides `order.status_changed`: `order.shipped` with the
+ * parcels' tracking, `order.delivered` with when (the last parcel's delivery, else the change).
+ */
+function milestoneEvents(change: StatusChange, order: PublicOrder, createdAt: string): { outboxId: string; event: WebhookEvent }[] {
+  const of = (type: 'order.shipped' | 'order.delivered') => {
+    const outboxId = derivedUuid(`${type}:${change.announcementId}`);
+    return { outboxId, id: eventIdFor(outboxId) };
+  };
+  if (change.to === 'shipped') {
+    const { outboxId, id } = of('order.shipped');
+    const tracking = order.shipments.map(({ carrier, service, trackingNumber, trackingUrl }) => ({ carrier, service, trackingNumber, trackingUrl }));
+    return [{ outboxId, event: { id, type: 'order.shipped', createdAt, data: { tracking, order } } }];
+  }
+  if (change.to === 'delivered') {
+    const { outboxId, id } = of('order.delivered');
+    const deliveredAt = order.shipments.map((s) => s.deliveredAt).filter((at): at is string => at !== null).sort().at(-1) ?? createdAt;
+    return [{ outboxId, event: { id, type: 'order.delivered', createdAt, data: { deliveredAt, order } } }];
+  }
+  return [];
+}
+
 function toDto(row: ListedWebhookDelivery): WebhookDelivery {
   return {
     id: row.id,
     eventId: row.eventId,
     orderId: row.orderId,
     orderExternalId: row.orderExternalId,
+    type: (row.event as { type: WebhookEventType }).type,
     fromStatus: row.fromStatus as OrderStatus | null,
     toStatus: row.toStatus as OrderStatus,
     state: row.state as WebhookDeliveryState,
@@ -228,10 +264,39 @@ export function createWebhookDeliveryService(deps: {
           createdAt,
           data: { previousStatus: change.from, status: change.to, order },
         };
-        return [{ outboxId: change.announcementId, eventId, ownerId: change.ownerId, orderId: change.orderId, fromStatus: change.from, toStatus: change.to, event }];
+        const row = { ownerId: change.ownerId, orderId: change.orderId, fromStatus: change.from, toStatus: change.to };
+        return [
+          { ...row, outboxId: change.announcementId, eventId, event },
+          ...milestoneEvents(change, order, createdAt).map((extra) => ({ ...row, outboxId: extra.outboxId, eventId: extra.event.id, event: extra.event })),
+        ];
       });
       const stored = await repository.insertManyIfNew(rows);
       return stored.filter((row) => row.state === 'pending').map((row) => ({ deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId }));
+    },
+
+    /**
+     * The payments module's charge changes: a charge of an order that succeeded becomes one
+     * `order.charged` event (stored once per charge, however often it is told) and its job.
+     */
+    async announceCharged(charge: ChargeChangedEvent): Promise<void> {
+      if (charge.to !== 'succeeded' || charge.orderId === null) return;
+      if (!(await endpoints.hasEndpoint(charge.ownerId))) return;
+      const order = (await orders.getMany([charge.orderId])).get(charge.orderId);
+      // Gone meanwhile, or (never) another seller's: nothing to tell.
+      if (!order || order.ownerId !== charge.ownerId) return;
+      const outboxId = derivedUuid(`order.charged:${charge.chargeId}`);
+      const eventId = eventIdFor(outboxId);
+      const event: WebhookEvent = {
+        id: eventId,
+        type: 'order.charged',
+        createdAt: now().toISOString(),
+        data: { charge: { id: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, kind: charge.kind }, order: toPublicOrder(order) },
+      };
+      const row = await repository.insertIfNew({ outboxId, eventId, ownerId: charge.ownerId, orderId: charge.orderId, fromStatus: order.status, toStatus: order.status, event });
+      if (row.state !== 'pending') return;
+      if (!enqueue) throw new AppError('unavailable', 'Webhooks cannot be queued right now');
+      // The job's id is the delivery's: a second telling queues nothing new.
+      await enqueue({ deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId }, { resend: false });
     },
 
     async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {

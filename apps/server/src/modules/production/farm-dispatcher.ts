@@ -172,6 +172,8 @@ export function createFarmDispatcher(deps: {
   files: FarmFiles;
   outcomes: JobOutcomes;
   options: FarmDispatcherOptions;
+  /** Told when a printer that was answering stops (the farm's Discord alert); must not throw. */
+  onPrinterOffline?: (printer: PrinterRow, reason: string) => Promise<void>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { jobs, printers, drivers, storage, outcomes, options } = deps;
@@ -249,12 +251,16 @@ export function createFarmDispatcher(deps: {
   /** One printer's status, and what it says of the job it holds. */
   async function pollPrinter(row: PrinterRow, held: PrintJobRow | undefined): Promise<void> {
     const answer = await driverOf(row).status();
+    // Up at the last poll (an answer, and not 'offline'): going down now is news for the farm.
+    const wasUp = row.lastError === null && row.lastState !== null && (row.lastState as PrinterStatus).state !== 'offline';
     if (!answer.ok) {
       await printers.recordState(row.id, { error: answer.failure.message });
+      if (wasUp) await deps.onPrinterOffline?.(row, answer.failure.message);
       return;
     }
     const status = answer.value;
     await printers.recordState(row.id, { status });
+    if (wasUp && status.state === 'offline') await deps.onPrinterOffline?.(row, `${row.name}'s host answers, but the printer behind it does not`);
     if (!held) return;
     const ours = status.fileName !== null && status.fileName.endsWith(printFileName(held.id));
     if (held.status === 'uploading') {

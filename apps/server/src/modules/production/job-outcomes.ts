@@ -9,6 +9,18 @@ export interface FarmOrders {
   tryTransition(current: OrderRow, to: OrderStatus, reason: string, actor: EventActor): Promise<boolean>;
 }
 
+/** A part that failed again: its job (the failed attempt), the order, and what follows. */
+export interface RepeatedPrintFailure {
+  readonly jobId: string;
+  readonly orderId: string;
+  readonly partName: string;
+  readonly attempt: number;
+  readonly reason: string;
+  readonly printerId: string | null;
+  /** Printed once more (attempts remain), or the order went on hold. */
+  readonly reprinted: boolean;
+}
+
 export type FarmActor =
   | { readonly kind: 'admin'; readonly id: string }
   | { readonly kind: 'autopilot' }
@@ -42,6 +54,8 @@ export function latestAttempts(jobs: readonly PrintJobRow[]): PrintJobRow[] {
 export function createJobOutcomes(deps: {
   jobs: PrintJobRepository;
   orders: FarmOrders;
+  /** Told when a part's second (or later) attempt failed (the farm's Discord alert); must not throw. */
+  onRepeatedFailure?: (failure: RepeatedPrintFailure) => Promise<void>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { jobs, orders } = deps;
@@ -84,6 +98,17 @@ export function createJobOutcomes(deps: {
         partName: job.partName,
         failureReason: job.failureReason ?? '',
       });
+      if (job.attempt >= 2) {
+        await deps.onRepeatedFailure?.({
+          jobId: job.id,
+          orderId: job.orderId,
+          partName: job.partName,
+          attempt: job.attempt,
+          reason: job.failureReason ?? (job.status === 'qc_failed' ? 'failed QC' : 'the print failed'),
+          printerId: job.printerId,
+          reprinted: outcome.kind === 'reprint',
+        });
+      }
       if (outcome.kind === 'reprint') {
         const [reprint] = await jobs.insert([reprintOf(job, outcome.attempt)]);
         if (reprint) {

@@ -3,6 +3,7 @@ import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
+import { DiscordPanel } from './DiscordPanel.tsx';
 import { LandingTestimonialPanel } from './LandingTestimonialPanel.tsx';
 import { PageViewsPanel } from './PageViewsPanel.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
@@ -20,6 +21,7 @@ export default function AdminPage() {
           <ContactMessagesPanel />
         </Box>
         <BackgroundJobsPanel />
+        <DiscordPanel />
         <LandingTestimonialPanel />
       </Box>
     </Box>

@@ -9,7 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { ORDER_STATUS_LABELS, type WebhookDelivery } from '@layerline/contracts';
+import { ORDER_STATUS_LABELS, WEBHOOK_EVENT_LABELS, type WebhookDelivery } from '@layerline/contracts';
 import { useResendWebhookDelivery, useWebhookDeliveries } from '../../../../api/order-api.ts';
 import { useToast } from '../../../../app/toast/ToastProvider.tsx';
 
@@ -35,6 +35,7 @@ function detailOf(delivery: WebhookDelivery): string {
 }
 
 function changeOf(delivery: WebhookDelivery): string {
+  if (delivery.type !== 'order.status_changed') return WEBHOOK_EVENT_LABELS[delivery.type];
   const to = ORDER_STATUS_LABELS[delivery.toStatus];
   return delivery.fromStatus ? `${ORDER_STATUS_LABELS[delivery.fromStatus]} → ${to}` : `New order, ${to.toLowerCase()}`;
 }
