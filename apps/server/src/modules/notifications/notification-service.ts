@@ -329,7 +329,9 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         const reason = error instanceof Error ? error.message : String(error);
         const final = message.attempts + 1 >= deps.retry.maxAttempts;
         const attempts = await repository.markAttemptFailed(message.id, reason, final);
-        if (final || attempts === 0) return 'failed';
+        // 0: no longer queued (another attempt settled it meanwhile).
+        if (attempts === 0) return 'skipped';
+        if (final) return 'failed';
         const delay = deps.retry.baseDelayMs * 2 ** (attempts - 1);
         await queue?.send(message.id, attempts + 1, new Date(Date.now() + delay));
         return 'retrying';

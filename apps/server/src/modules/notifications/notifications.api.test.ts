@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_HOLD_PREFIX } from '@layerline/contracts';
 import { addVariants, marketplaceOrder } from '../../../test/orders-fixtures.ts';
-import { order as orderTable } from '../../db/schema.ts';
+import { order as orderTable, shipment as shipmentTable } from '../../db/schema.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
 
@@ -131,6 +131,37 @@ describe('emails through SMTP', () => {
     expect(mailTo(seller.email, /on hold/)).toHaveLength(1);
     const rows = await admin.get(`/api/notifications/outbox?search=${encodeURIComponent(seller.email)}`);
     expect(rows.body.items.filter((m: any) => m.templateType === 'order_on_hold')).toHaveLength(1);
+  });
+
+  it('a shipped order mails its carrier, tracking number and tracking link; a delivered one says so', async () => {
+    const seller = await t.signUp();
+    await addVariants(t.context, seller.userId, ['NT-SHIP-1']);
+    const { orderId } = await ingest(seller.userId, 'SHIP-NT-1', ['NT-SHIP-1']);
+    await t.context.db.insert(shipmentTable).values({
+      orderId,
+      ownerId: seller.userId,
+      provider: 'sandbox',
+      parcelIndex: 0,
+      parcelCount: 1,
+      parcel: { parcelId: 'p1', name: 'Small box', lengthMm: 100, widthMm: 100, heightMm: 100, weightGrams: 200, partCount: 1, costCents: 40 },
+      idempotencyKey: `ship-nt-${orderId}`,
+      status: 'purchased',
+      carrier: 'USPS',
+      service: 'Ground Advantage',
+      trackingNumber: '9400100000000000000001',
+      trackingUrl: '/tracking/9400100000000000000001',
+    });
+    for (const to of ['in_production', 'printed', 'packed', 'shipped', 'delivered'] as const) {
+      const [current] = await t.context.db.select().from(orderTable).where(eq(orderTable.id, orderId));
+      expect(await t.context.orders.tryTransition(current!, to, '', { kind: 'system', id: null })).toBe(true);
+    }
+    const shipped = await arrived('the shipped email', seller.email, /has shipped/);
+    expect(shipped.mail.subject).toBe('Order SHIP-NT-1 has shipped');
+    expect(shipped.mail.text).toContain('Carrier: USPS');
+    expect(shipped.mail.text).toContain('Tracking number: 9400100000000000000001');
+    expect(shipped.mail.text).toMatch(/Track the parcel:\nhttp:\/\/\S+\/tracking\/9400100000000000000001/);
+    const delivered = await arrived('the delivered email', seller.email, /was delivered/);
+    expect(delivered.mail.html).toContain('The carrier delivered order SHIP-NT-1.');
   });
 
   it('a kind of email turned off is not sent; an unsubscribe link turns its kind off', async () => {
