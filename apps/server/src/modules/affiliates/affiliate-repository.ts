@@ -212,6 +212,14 @@ export function createAffiliateRepository(db: Database) {
       return row!.id!;
     },
 
+    /** The provider no longer has this account: the affiliate starts onboarding again (only if it is still the stored one). */
+    async forgetConnectAccount(userId: string, accountId: string): Promise<void> {
+      await db
+        .update(affiliate)
+        .set({ connectAccountId: null, connectStatus: 'none', updatedAt: new Date() })
+        .where(and(eq(affiliate.userId, userId), eq(affiliate.connectAccountId, accountId)));
+    },
+
     async setConnectStatus(userId: string, status: ConnectStatus): Promise<void> {
       await db
         .update(affiliate)
@@ -229,9 +237,7 @@ export function createAffiliateRepository(db: Database) {
       return rows.length === 1;
     },
 
-    async userOf(
-      userId: string,
-    ): Promise<{
+    async userOf(userId: string): Promise<{
       id: string;
       name: string;
       email: string;

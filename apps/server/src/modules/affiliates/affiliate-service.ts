@@ -19,6 +19,7 @@ import type { ChargeChangedEvent, RefundSucceededEvent } from '../payments/payme
 import {
   PaymentAuthError,
   PaymentRejectedError,
+  PaymentUnavailableError,
   type ConnectedAccount,
   type PaymentProvider,
 } from '../payments/payment-provider.ts';
@@ -68,8 +69,10 @@ export interface AffiliateServiceDeps {
   readonly audit: AuditRepository;
   readonly provider: ConnectProvider;
   readonly settings: AffiliateSettings;
-  /** PUBLIC_URL: share links and emails are absolute with it; else paths of this site. */
+  /** PUBLIC_URL: share links are absolute with it; else paths of this site. */
   readonly publicUrl: string | undefined;
+  /** Where links in emails point (PUBLIC_URL, else this server's local address). */
+  readonly emailBaseUrl?: string | undefined;
   /** Optional: an email per new earning. */
   readonly notifications?: AffiliateNotifier | undefined;
   /** The clock (tests move it past the holding period). */
@@ -193,10 +196,43 @@ export function createAffiliateService(deps: AffiliateServiceDeps) {
     return (await repository.find(userId))!;
   }
 
-  /** Reads the account at the provider and stores what it says (active / pending / restricted). */
+  /** A provider call from a request: its failures in the user's words. */
+  async function connectCall<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof PaymentUnavailableError)
+        throw new AppError('unavailable', 'Stripe did not answer; try again in a minute', { cause: error });
+      if (error instanceof PaymentAuthError) {
+        deps.log?.error({ err: error }, 'the payment provider refused our API key');
+        throw new AppError('unavailable', 'Payouts are not available right now', { cause: error });
+      }
+      if (error instanceof PaymentRejectedError)
+        throw new AppError('unprocessable', error.message, { cause: error });
+      throw error;
+    }
+  }
+
+  const isMissingAccount = (error: unknown) =>
+    error instanceof AppError &&
+    error.cause instanceof PaymentRejectedError &&
+    error.cause.code === 'resource_missing';
+
+  /**
+   * Reads the account at the provider and stores what it says (active / pending / restricted). An
+   * account the provider no longer has (deleted or rejected in the Stripe dashboard) is forgotten:
+   * the next "Set up payouts" makes a new one.
+   */
   async function refreshConnect(row: AffiliateRow): Promise<AffiliateConnect> {
     if (!row.connectAccountId) return connectOf(row);
-    const account = await provider.getConnectedAccount(row.connectAccountId);
+    let account: ConnectedAccount;
+    try {
+      account = await connectCall(() => provider.getConnectedAccount(row.connectAccountId!));
+    } catch (error) {
+      if (!isMissingAccount(error)) throw error;
+      await repository.forgetConnectAccount(row.userId, row.connectAccountId);
+      return connectOf({ ...row, connectAccountId: null, connectStatus: 'none' });
+    }
     const status = statusOf(account);
     if (status !== row.connectStatus) await repository.setConnectStatus(row.userId, status);
     return connectOf({ ...row, connectStatus: status }, account.requirementsDue);
@@ -215,7 +251,7 @@ export function createAffiliateService(deps: AffiliateServiceDeps) {
             amount: formatCents(earning.amountCents, earning.currency),
             orderNumber: earning.orderNumber,
             referredSeller: earning.referredSeller,
-            affiliateLinksUrl: `${site}/affiliate-links`,
+            affiliateLinksUrl: `${deps.emailBaseUrl ?? site}/affiliate-links`,
           },
           dedupeKey: `affiliate_earning:${earning.id}`,
         });
@@ -376,21 +412,34 @@ export function createAffiliateService(deps: AffiliateServiceDeps) {
      */
     async onboardingLink(viewer: AffiliateViewer, origin: string): Promise<OnboardingLink> {
       const row = await ensure(viewer);
-      let accountId = row.connectAccountId;
-      if (!accountId) {
-        const created = await provider.createConnectedAccount({
-          userId: viewer.id,
-          email: viewer.email,
-          idempotencyKey: `affiliate:${viewer.id}:connect-account`,
-        });
-        accountId = await repository.setConnectAccount(viewer.id, created.accountId);
-      }
       const base = deps.publicUrl ?? origin;
-      return provider.createAccountLink({
-        accountId,
-        returnUrl: `${base}/affiliate-links?connect=return`,
-        refreshUrl: `${base}/affiliate-links?connect=refresh`,
-      });
+      const linkFor = (accountId: string) =>
+        connectCall(() =>
+          provider.createAccountLink({
+            accountId,
+            returnUrl: `${base}/affiliate-links?connect=return`,
+            refreshUrl: `${base}/affiliate-links?connect=refresh`,
+          }),
+        );
+      /** The first account's key is fixed (a retry makes the same account); a replacement's is new. */
+      const newAccount = async (replacement: boolean) => {
+        const created = await connectCall(() =>
+          provider.createConnectedAccount({
+            userId: viewer.id,
+            email: viewer.email,
+            idempotencyKey: `affiliate:${viewer.id}:connect-account${replacement ? `:${Date.now()}` : ''}`,
+          }),
+        );
+        return repository.setConnectAccount(viewer.id, created.accountId);
+      };
+      if (!row.connectAccountId) return linkFor(await newAccount(false));
+      try {
+        return await linkFor(row.connectAccountId);
+      } catch (error) {
+        if (!isMissingAccount(error)) throw error;
+        await repository.forgetConnectAccount(viewer.id, row.connectAccountId);
+        return linkFor(await newAccount(true));
+      }
     },
 
     /** The payouts account as the provider sees it now (the return page's look). */
@@ -406,7 +455,7 @@ export function createAffiliateService(deps: AffiliateServiceDeps) {
       const row = await ensure(viewer);
       if (!provider.completeTestOnboarding) throw notFound('Sandbox onboarding');
       if (!row.connectAccountId) throw new AppError('conflict', 'Start with "Set up payouts"');
-      await provider.completeTestOnboarding(row.connectAccountId, outcome);
+      await connectCall(() => provider.completeTestOnboarding!(row.connectAccountId!, outcome));
       return refreshConnect(row);
     },
 
@@ -524,18 +573,21 @@ export function createAffiliateService(deps: AffiliateServiceDeps) {
       for (const payout of payouts) {
         if (payout.status === 'paid' || payout.status === 'held') continue;
         const owner = (await repository.find(payout.affiliateId))!;
-        const reason = owner.payoutsHeld
-          ? 'Payouts are held by an admin'
-          : owner.connectStatus !== 'active' || !owner.connectAccountId
-            ? `The payouts account is ${owner.connectStatus === 'none' ? 'missing' : owner.connectStatus}`
-            : null;
+        const reason =
+          payout.amountCents <= 0
+            ? 'Nothing to pay: refunds exceed earnings'
+            : owner.payoutsHeld
+              ? 'Payouts are held by an admin'
+              : owner.connectStatus !== 'active' || !owner.connectAccountId
+                ? `The payouts account is ${owner.connectStatus === 'none' ? 'missing' : owner.connectStatus}`
+                : null;
         if (reason) {
           // An approved one may have been transferred unheard: it waits, never given up, for the next approval.
           if (payout.status !== 'approved') await repository.holdPayout(payout.id, reason);
           continue;
         }
         const idempotencyKey = await repository.approve(payout.id, admin.id);
-        if (!idempotencyKey || payout.amountCents <= 0) continue;
+        if (!idempotencyKey) continue;
         try {
           const { transferId } = await provider.createTransfer({
             accountId: owner.connectAccountId!,

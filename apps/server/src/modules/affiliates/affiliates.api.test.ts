@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affiliateEarning, emailMessage, order } from '../../db/schema.ts';
+import { affiliate, affiliateEarning, emailMessage, order } from '../../db/schema.ts';
 import type { SandboxPaymentProvider } from '../../integrations/sandbox-payments/sandbox-payments.ts';
 import { addVariants } from '../../../test/orders-fixtures.ts';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
@@ -208,6 +208,11 @@ describe('sign-ups, the ledger and payouts', () => {
     const joined = Date.parse(me.signUps[0].joinedAt);
     expect(Date.parse(me.signUps[0].endsAt) - joined).toBeGreaterThan(360 * DAY);
     expect(await t.context.affiliates.attachReferral(stranger.userId)).toBe(false);
+    // A seller who later takes the code they came with is never their own referral.
+    const selfRef = await t.signUp({ role: 'beta', name: 'Self Ref', extra: { affiliateRef: 'self-made' } });
+    expect((await selfRef.request('PUT', '/api/affiliates/me/code', { affiliateCode: 'self-made' }, {})).status).toBe(200);
+    expect(await t.context.affiliates.attachReferral(selfRef.userId)).toBe(false);
+    expect((await selfRef.get('/api/affiliates/me')).body.signUpsCount).toBe(0);
   });
 
   it("a referred seller's succeeded order charge earns the share, once, and the affiliate is emailed", async () => {
@@ -313,6 +318,20 @@ describe('sign-ups, the ledger and payouts', () => {
     expect(abandoned.body.requirementsDue.length).toBeGreaterThan(0);
     const restricted = await ada.post('/api/affiliates/connect/sandbox', { outcome: 'restricted' });
     expect(restricted.body).toMatchObject({ status: 'restricted', requirementsDue: ['external_account'] });
+    // An account Stripe no longer has (deleted in its dashboard) is forgotten, and a new one made for the next link.
+    await t.context.db
+      .update(affiliate)
+      .set({ connectAccountId: 'acct_deleted' })
+      .where(eq(affiliate.userId, ada.userId));
+    expect((await ada.get('/api/affiliates/connect/status')).body.status).toBe('none');
+    await t.context.db
+      .update(affiliate)
+      .set({ connectAccountId: 'acct_deleted', connectStatus: 'pending' })
+      .where(eq(affiliate.userId, ada.userId));
+    const replaced = await ada.post('/api/affiliates/connect/onboarding-link', {});
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.url).toMatch(/account=acct_sandbox_/);
+    expect(replaced.body.url).not.toBe(link.body.url);
     const done = await ada.post('/api/affiliates/connect/sandbox', { outcome: 'complete' });
     expect(done.body).toMatchObject({ status: 'active', requirementsDue: [] });
     expect((await ada.get('/api/affiliates/me')).body.connect.status).toBe('active');
@@ -382,6 +401,36 @@ describe('sign-ups, the ledger and payouts', () => {
       amountCents: 200,
       status: 'proposed',
     });
+  });
+
+  it('a transfer the provider refuses is failed; approved again once fixed, it is paid under the next key', async () => {
+    const later = new Date(Date.now() + 32 * DAY);
+    const period = later.toISOString().slice(0, 7);
+    const service = serviceAt(later);
+    // Stripe turned payouts off on Bea's account since she onboarded (here: an account the sandbox has not seen onboarded).
+    await t.context.db
+      .update(affiliate)
+      .set({ connectAccountId: 'acct_sandbox_0badc0de' })
+      .where(eq(affiliate.userId, bea.userId));
+    const sandbox = t.context.paymentProvider as SandboxPaymentProvider;
+    const before = sandbox.transfers.length;
+    const failed = (await service.approveRun(adminViewer(), period)).payouts.find(
+      (p) => p.affiliateId === bea.userId,
+    )!;
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/capabilities enabled: transfers/);
+    expect(sandbox.transfers.length).toBe(before);
+
+    expect((await bea.post('/api/affiliates/connect/sandbox', { outcome: 'complete' })).body.status).toBe(
+      'active',
+    );
+    const paid = (await service.approveRun(adminViewer(), period)).payouts.find(
+      (p) => p.affiliateId === bea.userId,
+    )!;
+    expect(paid).toMatchObject({ status: 'paid', error: null });
+    expect(sandbox.transfers.slice(before)).toMatchObject([
+      { accountId: 'acct_sandbox_0badc0de', amountCents: 200, idempotencyKey: `payout:${paid.id}:2` },
+    ]);
   });
 
   it("another seller cannot read someone's earnings; an admin can", async () => {
