@@ -1,4 +1,4 @@
-import type { PublicConfig } from '@layerline/contracts';
+import { formatCents, type PublicConfig } from '@layerline/contracts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import path from 'node:path';
@@ -51,6 +51,26 @@ import { createShipStationProvider } from './integrations/shipstation/shipstatio
 import { createShippoProvider } from './integrations/shippo/shippo-provider.ts';
 import { createFulfillmentRepository, searchTextOf } from './modules/fulfillment/fulfillment-repository.ts';
 import { createFulfillmentService } from './modules/fulfillment/fulfillment-service.ts';
+import { createStripePayments } from './integrations/stripe/stripe-payments.ts';
+import { createSandboxPayments, sandboxPaymentMethodFor } from './integrations/sandbox-payments/sandbox-payments.ts';
+import { createPaymentRepository } from './modules/payments/payment-repository.ts';
+import { createPaymentService } from './modules/payments/payment-service.ts';
+import { createOrderAmount } from './modules/payments/order-amount.ts';
+import type { ChargeChangedEvent } from './modules/payments/payment-events.ts';
+import { createDiscordWebhookClient } from './integrations/discord/discord-webhook.ts';
+import { createFarmAlerts } from './modules/notifications/farm-alerts.ts';
+import { createNotificationRepository } from './modules/notifications/notification-repository.ts';
+import { createNotificationService } from './modules/notifications/notification-service.ts';
+import { createAffiliateRepository } from './modules/affiliates/affiliate-repository.ts';
+import { createAffiliateService } from './modules/affiliates/affiliate-service.ts';
+
+/** Where the Stripe SDK sends requests: Stripe itself, or (tests) a local fake at STRIPE_API_URL. */
+function stripeHostOf(apiUrl: string | null): { host?: string; port?: number; protocol?: 'http' | 'https' } {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+}
 
 /**
  * Wires configuration, the database and every module together, once. The HTTP server, the CLI
@@ -69,7 +89,15 @@ export function createAppContext(
     : createOutboxMailer(path.join(config.dataDir, 'outbox'), (message, file) => {
         if (config.mode !== 'test') console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
       });
-  const signIn = createSignIn(config, db, { mailer, findUserIdByEmail: (email) => users.findIdByEmail(email) });
+  const signIn = createSignIn(config, db, {
+    mailer,
+    findUserIdByEmail: (email) => users.findIdByEmail(email),
+    // `notifications` and `affiliates` are built below; this runs only when someone signs up. The referral
+    // from `?ref=` (user.affiliateRef) is attached here; one the hook misses is attached by the affiliates' sweep.
+    onUserCreated: async (user) => {
+      await Promise.all([notifications.welcome(user.id, user.name), affiliates.attachReferral(user.id)]);
+    },
+  });
   const audit = createAuditRepository(db);
   const accounts = createAccountService({
     users,
@@ -183,7 +211,26 @@ export function createAppContext(
   // started by bootstrap), the board, QC and packing. Jobs are made when an order is announced accepted.
   const printJobs = createPrintJobRepository(db);
   const farmOrders = { find: (id: string) => orderRepository.find(id), tryTransition: orders.tryTransition };
-  const jobOutcomes = createJobOutcomes({ jobs: printJobs, orders: farmOrders });
+  // the farm's Discord alerts (issue 13; docs/discord.md): queued on 'discord-alert' (connected by bootstrap);
+  // without DISCORD_WEBHOOK_URL they are written to the log only.
+  const farmAlerts = createFarmAlerts({
+    discord: config.discord
+      ? createDiscordWebhookClient({ webhookId: config.discord.webhookId, webhookToken: config.discord.webhookToken, apiBaseUrl: config.discord.apiUrl })
+      : null,
+    lookups: {
+      orders: async (ids) =>
+        new Map([...(await orders.getMany(ids))].map(([id, order]) => [id, { number: order.externalId, channel: order.shopName ?? order.platform }])),
+      printerName: async (id) => (await printerRepository.find(id))?.name ?? null,
+    },
+    audit,
+    log: (line) => {
+      if (config.mode !== 'test') console.log(`[farm alert] ${line}`);
+    },
+    logError: (obj, msg) => {
+      if (config.mode !== 'test') console.error(msg, obj);
+    },
+  });
+  const jobOutcomes = createJobOutcomes({ jobs: printJobs, orders: farmOrders, onRepeatedFailure: (failure) => farmAlerts.alert({ kind: 'print_failed_twice', ...failure }) });
   const farmDispatcher = createFarmDispatcher({
     jobs: printJobs,
     printers: printerRepository,
@@ -195,6 +242,8 @@ export function createAppContext(
     },
     outcomes: jobOutcomes,
     options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
+    onPrinterOffline: (printer, reason) =>
+      farmAlerts.alert({ kind: 'printer_offline', printerId: printer.id, printerName: printer.name, reason, lastSeenAt: printer.lastStateAt?.toISOString() ?? null }),
   });
   const production = createProductionService({
     jobs: printJobs,
@@ -209,6 +258,8 @@ export function createAppContext(
     },
     audit,
     autopilot: config.farm.autopilot,
+    // `payments` is built below; this runs only when an order is released to the farm.
+    printable: (orderIds) => payments.printableOrders(orderIds),
   });
   // fulfilment history (issue 12): reads the records the shipping module writes; admins record shipments by hand.
   const fulfillment = createFulfillmentService({ repository: createFulfillmentRepository(db), audit });
@@ -247,9 +298,98 @@ export function createAppContext(
     pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
     autoBuy: shippingConfig.autoBuy,
   });
-  // New orders are announced in batches: the farm reads the parts of a whole batch in one query; packed orders get labels.
+  // payments (issue 13; docs/payments.md): Stripe with keys, else the sandbox provider (test cards). An order
+  // released to production is charged before the farm hears of it; the farm prints only paid orders.
+  const paymentProvider = config.payments.stripe
+    ? createStripePayments({ secretKey: config.payments.stripe.secretKey, webhookSecret: config.payments.stripe.webhookSecret ?? '', ...stripeHostOf(config.payments.stripe.apiUrl) })
+    : createSandboxPayments({ publicUrl: config.publicUrl });
+  const payments = createPaymentService({
+    repository: createPaymentRepository(db),
+    provider: paymentProvider,
+    publishableKey: config.stripePublishableKey,
+    chargeOrders: config.payments.chargeOrders,
+    orders: { find: (id) => orderRepository.find(id), tryTransition: orders.tryTransition },
+    orderAmount: createOrderAmount({
+      items: async (orderId) => (await orderRepository.detail(orderId))?.items ?? null,
+      unitCosts: (variantIds) => products.unitCostsOf(variantIds),
+      expectedParts: async (orderId) =>
+        (await printJobs.partsOfOrder(orderId)).flatMap((part) => {
+          const [x, y, z] = part.design.bboxMm;
+          const grams = (part.config.adminCost ?? part.config.sliced ?? part.config.estimate)?.grams ?? 0;
+          return Array.from({ length: part.itemQuantity * part.partQuantity }, () => ({ sizeMm: { x, y, z }, grams }));
+        }),
+      estimateShipping: (orderId, parts) => shipping.labels.estimate(orderId, parts),
+    }),
+    sellers: { contactOf: async (id) => users.findMe(id).then((me) => me && { email: me.email, name: me.businessName || me.name }) },
+    releaseToFarm: (orderId) => production.createJobsForOrder(orderId),
+    audit,
+    publicUrl: config.publicUrl,
+  });
+  // New orders are announced in batches: payments charges those released to production first, then the farm reads
+  // the parts of a whole batch in one query; packed orders get labels.
+  orders.onStatusChanges((events) => payments.onOrderStatusChanges(events));
   orders.onStatusChanges((events) => production.onOrderStatusChanges(events));
   orders.onStatusChanges((events) => shipping.labels.onOrderStatusChanges(events));
+  // email notifications (issue 13; docs/notifications.md): the product's emails, stored and then sent through SMTP
+  // from the job queue (connected by bootstrap), or kept in the admins' outbox without SMTP_URL.
+  const notifications = createNotificationService({
+    repository: createNotificationRepository(db),
+    audit,
+    appSecret: config.appSecret,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    transport: config.smtpUrl ? mailer : null,
+    orders: {
+      find: (id) => orderRepository.find(id),
+      shipments: async (id) => (await shipping.labels.shipmentsByOrder([id])).get(id) ?? [],
+    },
+    retry: { maxAttempts: config.email.maxAttempts, baseDelayMs: config.email.retryDelayMs },
+  });
+  // On hold (not for payment: payments mails its own), shipped, delivered.
+  orders.onStatusChanges((events) => notifications.onOrderStatusChanges(events));
+  // The farm hears of new orders on Discord, one message per announcement batch.
+  orders.onStatusChanges((events) => farmAlerts.onOrderStatusChanges(events));
+  // affiliates (issue 13; docs/affiliates.md): codes, referrals, the ledger from payments' events (an earning per
+  // succeeded order charge of a referred seller, a reversal per refund), payable once delivered + held; Connect
+  // payouts through the payments provider. The sweep (bootstrap) fills in what a crash missed.
+  const affiliates = createAffiliateService({
+    repository: createAffiliateRepository(db),
+    audit,
+    provider: paymentProvider,
+    settings: config.affiliates,
+    publicUrl: config.publicUrl,
+    // Links in the earning email: as the notifications' own links are made.
+    emailBaseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    notifications,
+    log: { error: (obj, msg) => { if (config.mode !== 'test') console.error(msg, obj); } },
+  });
+  payments.onChargeChanged((event) => affiliates.onChargeChanged(event));
+  payments.onRefundSucceeded((event) => affiliates.onRefundSucceeded(event));
+  orders.onStatusChanges((events) => affiliates.onOrderStatusChanges(events));
+  // A charge that failed or needs authentication: the seller is emailed (once per charge), the farm hears of failures.
+  payments.onChargeChanged((event) => paymentNotices(event));
+  // Sellers' endpoints hear `order.charged` once per succeeded charge.
+  payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
+  async function paymentNotices(event: ChargeChangedEvent): Promise<void> {
+    if (event.kind !== 'order' || (event.to !== 'failed' && event.to !== 'requires_action')) return;
+    const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+    const template = event.to === 'failed' ? 'payment_failed' : 'payment_action_required';
+    await notifications.notify({
+      userId: event.ownerId,
+      template,
+      vars: {
+        orderNumber: event.orderNumber ?? '',
+        amount: formatCents(event.amountCents, event.currency),
+        reason: event.failureReason ?? '',
+        actionUrl: event.actionUrl?.startsWith('/') ? `${siteUrl}${event.actionUrl}` : (event.actionUrl ?? `${siteUrl}/billing`),
+        billingUrl: `${siteUrl}/account-settings`,
+      },
+      dedupeKey: `${template}:${event.chargeId}`,
+    });
+    if (event.to === 'failed') {
+      const seller = await users.findMe(event.ownerId);
+      await farmAlerts.alert({ kind: 'payment_failed', orderNumber: event.orderNumber, sellerName: seller?.businessName || seller?.name || 'a seller', reason: event.failureReason ?? 'declined', key: event.chargeId });
+    }
+  }
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -300,6 +440,21 @@ export function createAppContext(
     production,
     fulfillment,
     shipping,
+    payments,
+    /** The sandbox card form's stand-in for Stripe Elements (null with Stripe). */
+    sandboxCards: config.payments.stripe
+      ? null
+      : (card: { cardNumber: string; expMonth: number; expYear: number; cvc: string }) => sandboxPaymentMethodFor(card.cardNumber, card.expMonth, card.expYear, card.cvc),
+    /** Email notifications; other modules email a seller with `notifications.notify(...)`. */
+    notifications,
+    /** The farm's Discord alerts; the payments module raises `farmAlerts.alert({ kind: 'payment_failed', … })`. */
+    farmAlerts,
+    affiliates,
+    /**
+     * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
+     * authentication requests and read its transfers through it).
+     */
+    paymentProvider,
     /** The designs module's BuildVolumes port, answered from the farm. */
     buildVolumes,
     /** The model worker pool (its stats are read by tests and the bench). */

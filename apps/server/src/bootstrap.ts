@@ -10,10 +10,14 @@ import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { printFileScheduler, slicingScheduler, workPrintFileJobs, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
 import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
+import { startPaymentRecovery } from './jobs/payment-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
 import { startFarmJobs } from './jobs/farm-jobs.ts';
 import { startShippingJobs } from './jobs/shipping-jobs.ts';
+import { startFarmAlertJobs } from './jobs/farm-alert-jobs.ts';
+import { startNotificationJobs } from './jobs/notification-jobs.ts';
+import { startAffiliateSweep } from './jobs/affiliate-jobs.ts';
 
 export interface Running {
   readonly context: AppContext;
@@ -55,11 +59,19 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
+    // Payments (issue 13): charges, refunds and webhooks a crash left unsettled are settled by a sweep.
+    jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger }));
+    // Affiliates (issue 13): earnings, reversals, payable dates and referrals a crash left out are filled in by a sweep.
+    jobs = stoppingAlso(jobs, startAffiliateSweep(context.affiliates, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.
     const stopFarmTimer = await startFarmJobs(jobs, context.farmDispatcher, { work: options.workJobs, tickMs: config.farm.tickMs, log: logger });
     // Shipping (issue 12): label purchases and tracking write-backs on the queue, and the tracking pass on a timer.
     await context.shipping.settings.ensureDefaultProfile();
     const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, { work: options.workJobs, trackingPollMs: config.shipping.trackingPollMs, log: logger });
+    // Emails (issue 13): sent through SMTP from the queue; a timer sweeps for lost sends and mails the weekly summaries.
+    const stopNotificationTimer = await startNotificationJobs(jobs, context.notifications, { work: options.workJobs, timerMs: config.email.timerMs, log: logger });
+    // The farm's Discord alerts (issue 13): queued by every process, sent by job-working ones, which also look for dead letters.
+    const stopFarmAlertTimer = await startFarmAlertJobs(jobs, context.farmAlerts, { work: options.workJobs, log: logger });
     const queue = jobs;
     return {
       context,
@@ -70,6 +82,8 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
         stopShopSyncTimer();
         stopFarmTimer();
         stopTrackingTimer();
+        stopFarmAlertTimer();
+        stopNotificationTimer();
         await queue.stop();
         await context.close();
         await database.close();

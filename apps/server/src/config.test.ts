@@ -104,4 +104,28 @@ describe('loadConfig', () => {
     expect(config.adminEmails).toEqual(['boss@example.com', 'ops@example.com']);
     expect(config.publicUrl).toBe('https://print.example.com');
   });
+
+  it('takes a Discord channel webhook URL only, and keeps its token out of every message', () => {
+    const token = 'AbC-123_xyz'.repeat(6);
+    expect(loadConfig({}).discord).toBeNull();
+    expect(loadConfig({ DISCORD_WEBHOOK_URL: `https://discord.com/api/webhooks/123456789012345678/${token}` }).discord).toEqual({
+      webhookId: '123456789012345678',
+      webhookToken: token,
+      apiUrl: 'https://discord.com/api/v10',
+    });
+    expect(loadConfig({ DISCORD_WEBHOOK_URL: `https://discordapp.com/api/v10/webhooks/1/${token}` }).discord?.apiUrl).toBe('https://discordapp.com/api/v10');
+    for (const bad of [`http://discord.com/api/webhooks/1/${token}`, `https://discord.com.evil.example/api/webhooks/1/${token}`, 'https://discord.com/api/webhooks/not-an-id/x']) {
+      const error = (() => {
+        try {
+          loadConfig({ DISCORD_WEBHOOK_URL: bad });
+        } catch (caught) {
+          return caught as Error;
+        }
+        return null;
+      })();
+      expect(error?.message).toMatch(/DISCORD_WEBHOOK_URL must be a Discord webhook URL/);
+      expect(error?.message).not.toContain(token);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: 'f3c9a1b27d4e8f60a5b1c9d2e7f4a8b3c6d0e1f2', PUBLIC_URL: 'https://print.example.com', DISCORD_API_URL: 'http://127.0.0.1:1' })).toThrow(/DISCORD_API_URL: for tests only/);
+  });
 });

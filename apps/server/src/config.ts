@@ -22,6 +22,9 @@ const emailList = z
       .filter(Boolean),
   );
 
+/** A channel webhook as Discord shows it (Server Settings → Integrations → Webhooks → Copy Webhook URL). */
+const DISCORD_WEBHOOK_URL = /^https:\/\/(discord\.com|discordapp\.com)\/api(?:\/v\d{1,2})?\/webhooks\/(\d{1,20})\/([A-Za-z0-9_-]{1,200})\/?$/;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   // No default here: outside production the server listens on loopback only (see loadConfig).
@@ -42,6 +45,14 @@ const envSchema = z.object({
   SENTRY_DSN: z.url().optional(),
   ANALYTICS_KEY: z.string().min(1).optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… / rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must be the endpoint signing secret (whsec_…)').optional(),
+  /** Tests only: where the Stripe SDK sends requests (a local fake). */
+  STRIPE_API_URL: z.url().optional(),
+  PAYMENTS_CHARGE_ORDERS: z.enum(['auto', 'true', 'false']).default('auto'),
+  AFFILIATE_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(10),
+  AFFILIATE_PERIOD_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  AFFILIATE_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   AUTH_RATE_LIMIT: booleanFlag,
   ALLOW_LOCAL_WEBHOOK_RECEIVERS: booleanFlag,
   PRINTER_ALLOW_LOOPBACK: booleanFlag,
@@ -93,6 +104,15 @@ const envSchema = z.object({
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  EMAIL_RETRY_DELAY_S: z.coerce.number().min(0.05).max(86_400).default(60),
+  NOTIFICATIONS_TIMER_S: z.coerce.number().min(1).max(86_400).default(600),
+  DISCORD_WEBHOOK_URL: z
+    .string()
+    .regex(DISCORD_WEBHOOK_URL, 'DISCORD_WEBHOOK_URL must be a Discord webhook URL: https://discord.com/api/webhooks/<id>/<token>')
+    .optional(),
+  /** Tests only: where Discord's API is (a local contract fake). */
+  DISCORD_API_URL: z.url().optional(),
   SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders'),
 });
 
@@ -115,6 +135,21 @@ export interface Config {
   readonly sentryDsn: string | null;
   readonly analyticsKey: string | null;
   readonly stripePublishableKey: string | null;
+  /**
+   * Payments (issue 13): Stripe with a secret key (and the webhook signing secret), else the built-in
+   * sandbox provider (test cards, no money moves). `chargeOrders`: whether an order is charged when it
+   * is released to production (by default: on with Stripe keys or outside production; off in tests,
+   * where the suites about payments turn it on).
+   */
+  readonly payments: {
+    readonly stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
+    readonly chargeOrders: boolean;
+  };
+  /**
+   * Affiliates (issue 13; docs/affiliates.md): the share of a referred seller's fulfilment revenue
+   * (percent), for how many months after their sign-up, and the days after delivery before it may be paid.
+   */
+  readonly affiliates: { readonly sharePercent: number; readonly periodMonths: number; readonly holdDays: number };
   /** Rate limits on sign-in and sign-up; always on outside tests, where suites turn them on per case. */
   readonly authRateLimit: boolean;
   /** Order API webhooks to http:// and local/private addresses (a test receiver); off by default, refused in production. */
@@ -170,6 +205,18 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** The From of outgoing mail. */
   readonly mailFrom: string;
+  /**
+   * Notification emails (issue 13; docs/notifications.md): attempts per message through SMTP and the
+   * first retry's delay (doubling after), and how often the timer sweeps for lost sends and checks
+   * whether last week's summaries are out.
+   */
+  readonly email: { readonly maxAttempts: number; readonly retryDelayMs: number; readonly timerMs: number };
+  /**
+   * The farm's Discord channel (DISCORD_WEBHOOK_URL; docs/discord.md): its webhook's id and token, and
+   * the API they are posted to (Discord's v10 API on the URL's host; a local fake in tests). Null: the
+   * farm's alerts are only written to the log.
+   */
+  readonly discord: { readonly webhookId: string; readonly webhookToken: string; readonly apiUrl: string } | null;
   readonly marketplaces: {
     readonly etsy: { clientId: string; sharedSecret: string | undefined } | undefined;
     readonly shopify: { apiKey: string; apiSecret: string; scopes: string } | undefined;
@@ -223,6 +270,12 @@ export function listensOnLoopbackOnly(host: string): boolean {
 
 export class ConfigError extends Error {}
 
+function discordOf(webhookUrl: string | undefined, apiUrl: string | undefined): Config['discord'] {
+  const match = webhookUrl ? DISCORD_WEBHOOK_URL.exec(webhookUrl) : null;
+  if (!match) return null;
+  return { webhookId: match[2]!, webhookToken: match[3]!, apiUrl: (apiUrl ?? `https://${match[1]}/api/v10`).replace(/\/$/, '') };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -240,6 +293,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (production && e.ALLOW_LOCAL_WEBHOOK_RECEIVERS) {
     throw new ConfigError('Invalid configuration:\n  ALLOW_LOCAL_WEBHOOK_RECEIVERS: not allowed in production (webhooks would reach internal addresses)');
+  }
+  if (production && e.STRIPE_SECRET_KEY && !(e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY: required with STRIPE_SECRET_KEY in production');
+  }
+  if (production && e.PAYMENTS_CHARGE_ORDERS === 'true' && !e.STRIPE_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration:\n  PAYMENTS_CHARGE_ORDERS: charging orders in production needs STRIPE_SECRET_KEY (the sandbox moves no money)');
+  }
+  if (e.STRIPE_API_URL && production) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_API_URL: for tests only');
+  }
+  if (e.DISCORD_API_URL && production) {
+    throw new ConfigError('Invalid configuration:\n  DISCORD_API_URL: for tests only');
   }
   if (production && !e.PUBLIC_URL) {
     throw new ConfigError('Invalid configuration:\n  PUBLIC_URL: required in production (e.g. https://print.example.com)');
@@ -269,6 +334,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sentryDsn: e.SENTRY_DSN ?? null,
     analyticsKey: e.ANALYTICS_KEY ?? null,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+    payments: {
+      stripe: e.STRIPE_SECRET_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null, apiUrl: e.STRIPE_API_URL ?? null }
+        : null,
+      // Production without Stripe keys charges nothing (the sandbox moves no money); tests opt in.
+      chargeOrders:
+        e.PAYMENTS_CHARGE_ORDERS === 'auto' ? (production ? Boolean(e.STRIPE_SECRET_KEY) : e.NODE_ENV !== 'test') : e.PAYMENTS_CHARGE_ORDERS === 'true',
+    },
+    affiliates: { sharePercent: e.AFFILIATE_SHARE_PERCENT, periodMonths: e.AFFILIATE_PERIOD_MONTHS, holdDays: e.AFFILIATE_HOLD_DAYS },
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
     allowLocalWebhookReceivers: e.ALLOW_LOCAL_WEBHOOK_RECEIVERS,
     printerAllowLoopback: e.PRINTER_ALLOW_LOOPBACK,
@@ -320,6 +394,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Layerline <no-reply@${e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : 'localhost'}>`,
+    email: { maxAttempts: e.EMAIL_MAX_ATTEMPTS, retryDelayMs: Math.round(e.EMAIL_RETRY_DELAY_S * 1000), timerMs: Math.round(e.NOTIFICATIONS_TIMER_S * 1000) },
+    discord: discordOf(e.DISCORD_WEBHOOK_URL, e.DISCORD_API_URL),
     marketplaces: {
       etsy: e.ETSY_CLIENT_ID ? { clientId: e.ETSY_CLIENT_ID, sharedSecret: e.ETSY_SHARED_SECRET } : undefined,
       shopify:

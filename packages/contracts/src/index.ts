@@ -15,3 +15,6 @@ export * from './production.ts';
 export * from './shipments.ts';
 export * from './shipping.ts';
 export * from './payments.ts';
+export * from './affiliates.ts';
+export * from './notifications.ts';
+export * from './discord.ts';

@@ -144,9 +144,17 @@ export const chargeStoredCardInputSchema = z
   .strict();
 export type ChargeStoredCardInput = z.infer<typeof chargeStoredCardInputSchema>;
 
-/** POST /api/payments/charges/:id/refund (admins): all of what is left, or an amount in cents. */
+/**
+ * POST /api/payments/charges/:id/refund (admins): all of what is left, or an amount in cents. The same
+ * `requestId` twice is one refund (the app makes one per dialog); without it, a refund of all that is
+ * left can only happen once, and each partial refund is a new one.
+ */
 export const refundChargeInputSchema = z
-  .object({ amountCents: z.number().int().positive().optional(), reason: z.string().trim().max(500).default('') })
+  .object({
+    amountCents: z.number().int().positive().optional(),
+    reason: z.string().trim().max(500).default(''),
+    requestId: z.string().trim().min(8).max(100).optional(),
+  })
   .strict();
 export type RefundChargeInput = z.infer<typeof refundChargeInputSchema>;
 

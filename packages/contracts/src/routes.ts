@@ -22,6 +22,7 @@ export const ROUTES = [
   { path: '/under-construction', title: 'Under Construction', access: 'public' },
   { path: '/shippo-oauth-redirect', title: 'Connecting Shippo', access: 'public' },
   { path: '/tracking/:trackingNumber', title: 'Track a Parcel', access: 'public' },
+  { path: '/unsubscribe', title: 'Unsubscribe', access: 'public' },
   { path: '/login', title: 'Login', access: 'logged-out-only' },
   { path: '/register', title: 'Register', access: 'logged-out-only' },
   { path: '/get-started', title: 'Get Started', access: 'logged-out-only' },
@@ -36,6 +37,8 @@ export const ROUTES = [
   { path: '/fulfillment-history', title: 'Fulfillment History', access: 'signed-in' },
   { path: '/welcome', title: 'Welcome', access: 'signed-in' },
   { path: '/orders', title: 'Orders', access: 'signed-in' },
+  { path: '/billing', title: 'Billing', access: 'signed-in' },
+  { path: '/billing/authenticate/:chargeId', title: 'Confirm a Payment', access: 'signed-in' },
   { path: '/connect-store', title: 'Connect Store', access: 'beta' },
   { path: '/link-listings', title: 'Link Listings', access: 'beta' },
   { path: '/affiliate-links', title: 'Affiliate Links', access: 'beta' },
@@ -47,6 +50,7 @@ export const ROUTES = [
   { path: '/admin-orders', title: 'All Orders', access: 'admin' },
   { path: '/admin-printers', title: 'Printers', access: 'admin' },
   { path: '/admin-production', title: 'Production', access: 'admin' },
+  { path: '/admin-outbox', title: 'Email Outbox', access: 'admin' },
 ] as const satisfies readonly RouteDef[];
 
 export type AppPath = (typeof ROUTES)[number]['path'];

@@ -27,6 +27,10 @@ import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
 import { registerProductionRoutes } from '../modules/production/production-routes.ts';
 import { registerFulfillmentRoutes } from '../modules/fulfillment/fulfillment-routes.ts';
 import { registerShippingRoutes } from '../modules/shipping/shipping-routes.ts';
+import { registerDiscordRoutes } from '../modules/notifications/discord-routes.ts';
+import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.ts';
+import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
+import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
 import { AppError } from '../errors.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -89,6 +93,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     connectSources: config.sentryDsn ? [new URL(config.sentryDsn).origin] : [],
     apiRateLimitPerMinute: limits.apiPerMinute,
     trustProxyHops: config.trustProxyHops,
+    stripe: config.payments.stripe !== null,
   });
   await app.register(swagger, {
     openapi: {
@@ -157,6 +162,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   });
   registerProductRoutes(app, { products: context.products });
   registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });
+  await registerPaymentRoutes(app, { payments: context.payments, sandboxCards: context.sandboxCards });
   registerShippingRoutes(app, {
     settings: context.shipping.settings,
     labels: context.shipping.labels,
@@ -164,6 +170,9 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     accountCalls: context.shipping.accountCalls,
     queueWriteback: context.shipping.queueWriteback,
   });
+  await registerNotificationRoutes(app, { notifications: context.notifications });
+  registerDiscordRoutes(app, { farmAlerts: context.farmAlerts });
+  registerAffiliateRoutes(app, { affiliates: context.affiliates });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerWebApp(app, config.webDistDir);

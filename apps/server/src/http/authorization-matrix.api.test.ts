@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRouteTable, routeId, type Excluded, type RouteKey } from '../../test/route-table.ts';
 import { startTestApp, uniqueEmail, type SignedInClient, type TestApp } from '../../test/test-app.ts';
+import { sandboxPaymentMethodFor } from '../integrations/sandbox-payments/sandbox-payments.ts';
 
 /*
  * The authorization matrix (reliability AC-1, AC-2, AC-3, CSRF-1; scenarios S-20, S-21, S-23).
@@ -81,6 +83,9 @@ interface Fixtures {
   listingId: string;
   orderId: string;
   manualOrderId: string;
+  /** A's id, and a charge of A's (an admin charged A's stored sandbox card by hand). */
+  sellerAId: string;
+  chargeId: string;
   apiOrderId: string;
   apiKeyIdA: string;
   etsyReceiptId: string;
@@ -254,6 +259,51 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/webhooks/shippo/:token', access: 'webhook', noMassAssignment: 'a carrier payload: the URL token is the only gate', sample: () => ({ url: '/api/webhooks/shippo/not-our-token', body: { event: 'track_updated', data: {} } }) },
   { method: 'POST', url: '/api/webhooks/shipstation/:token', access: 'webhook', noMassAssignment: 'a ShipStation payload: the URL token is the only gate', sample: () => ({ url: '/api/webhooks/shipstation/bm90.our-token', body: { resource_url: 'https://ssapi.shipstation.com/shipments', resource_type: 'SHIP_NOTIFY' } }) },
 
+  // ── payments (issue 13): the seller's card and charges; admins charge by hand and refund; the provider's webhooks (the signature is the gate) ──
+  { method: 'GET', url: '/api/payments/billing', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/payments/billing' }) },
+  { method: 'POST', url: '/api/payments/setup-intent', access: 'signed-in', sample: () => ({ url: '/api/payments/setup-intent' }) },
+  { method: 'POST', url: '/api/payments/sandbox/payment-methods', access: 'signed-in', readOnly: true, sample: () => ({ url: '/api/payments/sandbox/payment-methods', body: { cardNumber: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' } }) },
+  {
+    method: 'POST', url: '/api/payments/default-payment-method', access: 'signed-in',
+    sample: () => {
+      const card = sandboxPaymentMethodFor('4242424242424242', 12, 2034, '123');
+      return { url: '/api/payments/default-payment-method', body: { paymentMethodId: card.ok ? card.card.paymentMethodId : 'pm_invalid' } };
+    },
+  },
+  { method: 'GET', url: '/api/payments/charges', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/payments/charges' }) },
+  { method: 'GET', url: '/api/payments/charges/:id/authentication', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/payments/charges/${fx.chargeId}/authentication` }) },
+  { method: 'POST', url: '/api/payments/charges/:id/confirm', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/payments/charges/${fx.chargeId}/confirm` }) },
+  { method: 'POST', url: '/api/payments/charge-stored-card', access: 'admin', sample: (fx) => ({ url: '/api/payments/charge-stored-card', body: { orderId: fx.manualOrderId, amount: 1, targetUserId: fx.sellerAId, requestId: randomUUID() } }) },
+  { method: 'POST', url: '/api/payments/charges/:id/refund', access: 'admin', sample: (fx) => ({ url: `/api/payments/charges/${fx.chargeId}/refund`, body: { amountCents: 1, reason: 'Matrix' } }) },
+  { method: 'POST', url: '/api/payments/webhook', access: 'webhook', noMassAssignment: 'a provider event: the Stripe-Signature is the only gate', sample: () => ({ url: '/api/payments/webhook', body: { id: 'evt_matrix', type: 'payment_intent.succeeded', data: { object: {} } } }) },
+
+  // ── email notifications (issue 13): preferences per seller, custom emails and the outbox for admins, unsubscribe links (the token is the gate) ──
+  { method: 'GET', url: '/api/notifications/preferences', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/notifications/preferences' }) },
+  { method: 'PUT', url: '/api/notifications/preferences', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/notifications/preferences', body: { disabled: ['weekly_summary'] } }) },
+  { method: 'POST', url: '/api/notifications/send-custom-email', access: 'admin', sample: () => ({ url: '/api/notifications/send-custom-email', body: { email: A.email, subject: 'Matrix', message: 'Hello {{name}}', vars: { name: 'A' } } }) },
+  { method: 'GET', url: '/api/notifications/outbox', access: 'admin', sample: () => ({ url: '/api/notifications/outbox' }) },
+  { method: 'GET', url: '/api/notifications/outbox/:id', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/notifications/outbox/${RANDOM_UUID}` }) },
+  { method: 'GET', url: '/api/notifications/unsubscribe', access: 'public', sample: () => ({ url: `/api/notifications/unsubscribe?token=${t.context.notifications.unsubscribeToken(A.userId, 'weekly_summary')}` }) },
+  { method: 'POST', url: '/api/notifications/unsubscribe', access: 'public', noMassAssignment: 'no body (a mail client’s one-click form post at most; the body schema is strict)', sample: () => ({ url: `/api/notifications/unsubscribe?token=${t.context.notifications.unsubscribeToken(A.userId, 'weekly_summary')}` }) },
+
+  // ── affiliates (issue 13): a beta tester's own code, ledger and payouts account; the admins' list, codes, holds and payout runs ──
+  { method: 'GET', url: '/api/affiliates/me', access: 'beta', sample: () => ({ url: '/api/affiliates/me' }) },
+  // A's ledger: another seller gets 404 (as for a missing one); admins read anyone's.
+  { method: 'GET', url: '/api/affiliates/:affiliateId/earnings', access: 'signed-in', objectParam: true, sample: async () => ({ url: `/api/affiliates/${await matrixAffiliate()}/earnings` }) },
+  { method: 'PUT', url: '/api/affiliates/me/code', access: 'beta', sample: (_fx, who) => ({ url: '/api/affiliates/me/code', body: { affiliateCode: `matrix-${who.role}` } }) },
+  { method: 'POST', url: '/api/affiliates/connect/onboarding-link', access: 'beta', sample: () => ({ url: '/api/affiliates/connect/onboarding-link', body: {} }) },
+  { method: 'GET', url: '/api/affiliates/connect/status', access: 'beta', sample: () => ({ url: '/api/affiliates/connect/status' }) },
+  // The sandbox's onboarding page; 409 for a caller who has not asked for an onboarding link yet.
+  { method: 'POST', url: '/api/affiliates/connect/sandbox', access: 'beta', okStatuses: [409], sample: () => ({ url: '/api/affiliates/connect/sandbox', body: { outcome: 'complete' } }) },
+  { method: 'GET', url: '/api/admin/affiliates', access: 'admin', sample: () => ({ url: '/api/admin/affiliates' }) },
+  { method: 'PUT', url: '/api/admin/affiliates/:userId/code', access: 'admin', sample: async () => ({ url: `/api/admin/affiliates/${await matrixAffiliate()}/code`, body: { affiliateCode: 'matrix-by-admin' } }) },
+  { method: 'POST', url: '/api/admin/affiliates/:userId/hold', access: 'admin', sample: async () => ({ url: `/api/admin/affiliates/${await matrixAffiliate()}/hold` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/affiliates/:userId/unhold', access: 'admin', sample: async () => ({ url: `/api/admin/affiliates/${await matrixAffiliate()}/unhold` }), noMassAssignment: 'no body' },
+  { method: 'GET', url: '/api/admin/affiliates/payout-runs', access: 'admin', sample: () => ({ url: `/api/admin/affiliates/payout-runs?period=${new Date().toISOString().slice(0, 7)}` }) },
+  { method: 'GET', url: '/api/admin/affiliates/payout-periods', access: 'admin', sample: () => ({ url: '/api/admin/affiliates/payout-periods' }) },
+  { method: 'POST', url: '/api/admin/affiliates/payout-runs', access: 'admin', sample: () => ({ url: '/api/admin/affiliates/payout-runs', body: { period: new Date().toISOString().slice(0, 7) } }) },
+  { method: 'POST', url: '/api/admin/affiliates/payout-runs/:period/approve', access: 'admin', sample: () => ({ url: `/api/admin/affiliates/payout-runs/${new Date().toISOString().slice(0, 7)}/approve`, body: {} }) },
+
   // ── order API settings (beta to create; an owner out of the beta still sees and revokes their own) ──
   { method: 'POST', url: '/api/api-keys', access: 'beta', sample: () => ({ url: '/api/api-keys', body: { name: 'matrix' } }) },
   { method: 'GET', url: '/api/api-keys', access: 'signed-in', sample: () => ({ url: '/api/api-keys' }) },
@@ -310,6 +360,9 @@ const MATRIX: readonly Entry[] = [
   // PENDING (being added): the jobs page and retrying a dead letter (an unknown id: 404 for admins).
   { method: 'GET', url: '/api/admin/jobs', access: 'admin', sample: () => ({ url: '/api/admin/jobs' }) },
   { method: 'POST', url: '/api/admin/jobs/dead-letters/:id/retry', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/jobs/dead-letters/${RANDOM_UUID}/retry` }), noMassAssignment: 'no body' },
+  // the farm's Discord channel (issue 13): admins only; no webhook on the matrix's server, so the message goes to the log (audited).
+  { method: 'GET', url: '/api/notifications/discord', access: 'admin', sample: () => ({ url: '/api/notifications/discord' }) },
+  { method: 'POST', url: '/api/notifications/discord', access: 'admin', sample: () => ({ url: '/api/notifications/discord', body: { message: 'Matrix test message' } }) },
   // the print farm's printers (issue 11): admins only; a simulated printer made for the matrix (retire: a fresh one each time).
   { method: 'GET', url: '/api/admin/printers', access: 'admin', sample: () => ({ url: '/api/admin/printers' }) },
   { method: 'POST', url: '/api/admin/printers', access: 'admin', sample: () => ({ url: '/api/admin/printers', body: MATRIX_PRINTER }) },
@@ -337,6 +390,13 @@ const MATRIX: readonly Entry[] = [
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
 const PENDING_ROUTES = new Set<string>();
+
+let matrixAffiliateId: Promise<string> | undefined;
+/** A's affiliate (made on first use, as A's own page would), for the routes that name one. */
+function matrixAffiliate(): Promise<string> {
+  matrixAffiliateId ??= t.context.affiliates.ensure({ id: A.userId, name: 'Matrix Affiliate' }).then((row) => row.userId);
+  return matrixAffiliateId;
+}
 
 const MATRIX_PRINTER = { name: 'Matrix printer', buildVolumeMm: { x: 250, y: 210, z: 210 }, nozzleMm: 0.4, connection: { kind: 'simulated' } };
 let matrixPrinterId: Promise<string> | undefined;
@@ -606,6 +666,13 @@ beforeAll(async () => {
     listingId: listings.items[0].id,
     orderId: simulated.orderId,
     manualOrderId: (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id,
+    sellerAId: A.userId,
+    chargeId: await (async () => {
+      const card = await expectOk(A.post('/api/payments/sandbox/payment-methods', { cardNumber: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' }), 'sandbox card');
+      await expectOk(A.post('/api/payments/default-payment-method', { paymentMethodId: card.paymentMethodId }), 'stored card');
+      const order = await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'charged order');
+      return (await expectOk(admin.post('/api/payments/charge-stored-card', { orderId: order.id, amount: 5, targetUserId: A.userId, requestId: randomUUID() }), 'charge')).id;
+    })(),
     apiOrderId: apiOrder.id,
     apiKeyIdA: keyA.id,
     etsyReceiptId: await etsyReceipt(),

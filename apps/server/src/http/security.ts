@@ -11,9 +11,18 @@ export interface SecurityOptions {
   readonly apiRateLimitPerMinute: number;
   /** TRUST_PROXY_HOPS: when set, the scheme a request arrived over is the proxy's X-Forwarded-Proto. */
   readonly trustProxyHops?: number;
+  /** Stripe keys are set: the card form and 3-D Secure run Stripe.js, its frames and its API (docs/payments.md). */
+  readonly stripe?: boolean;
 }
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** What Stripe.js needs (Stripe's security guide, without the address element's Google Maps). */
+const STRIPE_SOURCES = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+};
 
 /** Security headers, per-IP rate limits, CSRF refusal and no-store on the API. */
 export async function registerSecurity(app: FastifyInstance, options: SecurityOptions): Promise<void> {
@@ -23,12 +32,13 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
       useDefaults: true,
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'"],
+        'script-src': ["'self'", ...(options.stripe ? STRIPE_SOURCES.script : [])],
+        ...(options.stripe ? { 'frame-src': STRIPE_SOURCES.frame } : {}),
         // Emotion (MUI) injects <style> elements at run time.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'media-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'", ...options.connectSources],
+        'connect-src': ["'self'", ...options.connectSources, ...(options.stripe ? STRIPE_SOURCES.connect : [])],
         'worker-src': ["'self'", 'blob:'],
         'object-src': ["'none'"],
         'base-uri': ["'self'"],

@@ -23,6 +23,10 @@ export const QUEUES = {
   buyLabel: 'buy-label',
   trackingWriteback: 'tracking-writeback',
   trackingPoll: 'tracking-poll',
+  // ── issue 13: emails through SMTP (each message's own retries: notification-jobs.ts) ──
+  sendEmail: 'send-email',
+  // ── issue 13: the farm's alerts to its Discord channel (farm-alert-jobs.ts) ──
+  discordAlert: 'discord-alert',
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -49,6 +53,12 @@ const QUEUE_OPTIONS: Record<
   'tracking-writeback': { retryLimit: 10, retryDelay: 60, expireInSeconds: 120 },
   // Reading labels in flight: like the farm's tick, one at a time across processes.
   'tracking-poll': { retryLimit: 0, retryDelay: 1, expireInSeconds: 600, policy: 'stately' },
+  // A farm alert to Discord: retried from ~30 s, doubling, while Discord is away or rate limiting (an
+  // attempt may wait up to 60 s for its rate-limit bucket); a deleted webhook is not retried.
+  'discord-alert': { retryLimit: 6, retryDelay: 30, expireInSeconds: 180 },
+  // An email's attempt: an SMTP refusal is retried by the message itself (EMAIL_RETRY_DELAY_S, EMAIL_MAX_ATTEMPTS);
+  // these retries are for a job that failed otherwise (the database away), then dead-lettered.
+  'send-email': { retryLimit: 3, retryDelay: 10, expireInSeconds: 120 },
 };
 
 /** How many times a queue retries a failing job before dead-lettering it (the attempt with retryCount = this is the last). */

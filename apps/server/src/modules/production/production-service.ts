@@ -55,6 +55,8 @@ export function createProductionService(deps: {
   sellers: FarmSellers;
   audit: AuditRepository;
   autopilot: boolean;
+  /** Of these orders, those that may be printed (paid); absent: all. */
+  printable?: (orderIds: readonly string[]) => Promise<Set<string>>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { jobs, printers, orders, outcomes, dispatcher, audit } = deps;
@@ -86,6 +88,8 @@ export function createProductionService(deps: {
     if (parts.length === 0) return 0;
     const current = await orders.find(orderId);
     if (!current || current.status !== 'accepted') return 0;
+    // Printed only once paid (payments charges the order when it is released; a decline holds it).
+    if (deps.printable && !(await deps.printable([orderId])).has(orderId)) return 0;
     // Released from hold: its waiting jobs are placeable again, so the dispatcher's kept queue rereads them.
     await jobs.touchQueuedOf(orderId);
     const latest = new Map(latestAttempts(await jobs.ofOrder(orderId)).map((j) => [`${j.orderItemId}:${j.partIndex}:${j.copy}`, j]));

@@ -358,6 +358,33 @@ export function createLabelService(deps: LabelServiceDeps) {
   return {
     buyLabels,
 
+    /**
+     * What shipping an order should cost before it is printed (the charge made when it enters
+     * production): the parcels the expected parts plan into, each at the rate the farm would buy, and
+     * their boxes. Null when it cannot be told now (no parcel takes a part, the provider did not
+     * answer): the difference is settled on the fulfilment record when the label is bought.
+     */
+    async estimate(orderId: string, parts: readonly PackedPart[]): Promise<{ shippingCents: number; packagingCents: number } | null> {
+      const detail = await orders.detail(orderId);
+      if (!detail) return null;
+      try {
+        const shipping = await shippingOf(detail.order.ownerId);
+        const promise = promiseOf(shipping.profile, detail);
+        let shippingCents = 0;
+        let packagingCents = 0;
+        for (const [index, parcel] of planParcels(parts, shipping.profile.parcels).entries()) {
+          const offered = await shipping.provider.getRates(shipping.credentials, requestFor(detail, shipping.profile, parcel, idempotencyKey(orderId, index, 0)));
+          const pick = chooseRates(offered, promise).find((rate) => rate.recommended);
+          if (!pick) return null;
+          shippingCents += pick.amountCents;
+          packagingCents += parcel.size.costCents;
+        }
+        return { shippingCents, packagingCents };
+      } catch {
+        return null;
+      }
+    },
+
     /** Rates for each parcel of a packed order, with the one the farm would buy. */
     async orderRates(actor: ShippingActor, orderId: string, only?: ShippingIntegration): Promise<OrderRates> {
       const detail = await visibleOrder(actor, orderId);
