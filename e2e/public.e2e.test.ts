@@ -55,6 +55,7 @@ describe('public pages', () => {
     '/under-construction': /Under construction/,
     '/shippo-oauth-redirect': /Connecting Shippo/,
     '/tracking/:trackingNumber': /Track a parcel/,
+    '/unsubscribe': /Unsubscribe/,
   };
 
   it('covers every public route of the table', () => {

@@ -202,6 +202,7 @@ describe('header and navigation', () => {
       'Orders',
       'Submit Order',
       'Fulfillment History',
+      'Billing',
       'Account Settings',
     ];
     expect((await sideNav('seller', '/dashboard')).links).toEqual(seller);
@@ -221,6 +222,7 @@ describe('header and navigation', () => {
       'Fulfillment History',
       'Design Files',
       'Affiliates',
+      'Email Outbox',
     ]);
     expect(admin.hrefs).toEqual([
       '/admin',

@@ -87,6 +87,16 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
   await seedDemoFarm(context);
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
   if (!sellerId) return;
+  await seedDemoSeller(context, sellerId);
+  await seedReferredSeller(context, sellerId);
+}
+
+/**
+ * A demo seller's start: beta tester, the demo vase, a sandbox test card (4242…: the demo's orders are
+ * charged when they enter production, as real ones are; the sandbox moves no money), and the sandbox
+ * shop with its first order.
+ */
+async function seedDemoSeller(context: AppContext, sellerId: string): Promise<void> {
   await context.users.setFlags(sellerId, { isBetaTester: true });
   if ((await context.designs.countForOwner(sellerId)) === 0) {
     await context.designs.upload({ id: sellerId, isAdmin: false, requestId: 'demo-data' }, sellerId, {
@@ -95,7 +105,28 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
       stream: Readable.from([demoVaseStl()]),
     });
   }
+  const billing = await context.payments.billing(sellerId);
+  const card = context.sandboxCards?.({ cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
+  if (!billing.card && card?.ok) await context.payments.storeDefaultPaymentMethod(sellerId, card.card.paymentMethodId);
   await seedDemoShop(context, sellerId);
+}
+
+/** The demo affiliate's referral (issue 13): a seller who signed up with the demo seller's code. */
+export const DEMO_REFERRED_SELLER = { email: 'referred@demo.layerline.local', name: 'Riley Referred', businessName: 'Referred Makers (demo)' } as const;
+
+/**
+ * A second seller who came through the demo seller's affiliate link (`?ref=CODE`), with a card and the
+ * sandbox shop: their first order is charged, and the demo seller earns on it (Affiliate Links). Not
+ * an account to sign in to: its password is random and kept nowhere.
+ */
+async function seedReferredSeller(context: AppContext, affiliateId: string): Promise<void> {
+  if (await context.users.findIdByEmail(DEMO_REFERRED_SELLER.email)) return;
+  const affiliate = await context.affiliates.ensure({ id: affiliateId, name: DEMO_ACCOUNTS.seller.businessName });
+  const created = await context.auth.api.signUpEmail({
+    body: { ...DEMO_REFERRED_SELLER, password: crypto.randomBytes(24).toString('base64url'), affiliateRef: affiliate.code },
+  });
+  await context.sessions.deleteAllOf(created.user.id);
+  await seedDemoSeller(context, created.user.id);
 }
 
 /**

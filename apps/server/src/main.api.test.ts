@@ -222,7 +222,7 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
   });
 });
 
-describe('the first README line runs the whole chain (issues 11 and 12)', () => {
+describe('the first README line runs the whole chain (issues 11, 12 and 13)', () => {
   // One start with the demo data; the demo farm (simulated printers) prints the demo shop's order,
   // the farm autopilot takes it through QC and packing with no clicks, the sandbox carrier's label is
   // bought, its tracking reaches the sandbox shop, and the parcel is delivered (a sandbox day is 10 s).
@@ -281,6 +281,43 @@ describe('the first README line runs the whole chain (issues 11 and 12)', () => 
     const csv = await fetch(new URL(`/api/fulfillment-history/export.csv?searchTerm=${label!.trackingNumber}`, started.baseUrl), { headers: { cookie: seller.cookieHeader() } });
     expect(csv.status).toBe(200);
     expect(await csv.text()).toContain(label!.trackingNumber);
+
+    // Payments (issue 13): the demo seller's sandbox card paid for the order, once, when it entered production.
+    const charges = (await seller.get(`/api/payments/charges?orderId=${watched}`)).body as { items: { status: string; kind: string; amountCents: number }[] };
+    expect(charges.items).toEqual([expect.objectContaining({ kind: 'order', status: 'succeeded' })]);
+    expect(charges.items[0]!.amountCents).toBeGreaterThan(0);
+
+    // The demo seller is an affiliate: the referred demo seller's order earned them their share.
+    type Affiliates = { affiliateId: string; signUpsCount: number; totals: { pendingCents: number } };
+    let affiliate: Affiliates | undefined;
+    const affiliateDeadline = Date.now() + 60_000;
+    while (Date.now() < affiliateDeadline) {
+      affiliate = (await seller.get('/api/affiliates/me')).body as Affiliates;
+      if (affiliate.totals.pendingCents > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(affiliate!.signUpsCount).toBe(1);
+    expect(affiliate!.totals.pendingCents).toBeGreaterThan(0);
+    const earnings = (await seller.get(`/api/affiliates/${affiliate!.affiliateId}/earnings`)).body as { items: { kind: string; referredSeller: string }[] };
+    // The referred seller's shop brought them an order or two (one per sync and simulation): an earning on each charged one.
+    expect(earnings.items.length).toBeGreaterThan(0);
+    for (const entry of earnings.items) expect(entry).toMatchObject({ kind: 'earning', referredSeller: expect.stringContaining('Referred') });
+
+    // A declined card holds the next order, nothing prints, and the seller is emailed (the outbox, read by admins).
+    const declining = (await seller.post('/api/payments/sandbox/payment-methods', { cardNumber: '4000 0000 0000 0002', expMonth: 12, expYear: 2034, cvc: '123' })).body as { paymentMethodId: string };
+    expect((await seller.post('/api/payments/default-payment-method', { paymentMethodId: declining.paymentMethodId })).status).toBe(200);
+    const [shop] = ((await seller.get('/api/shops')).body as { id: string; platform: string }[]).filter((s) => s.platform === 'sandbox');
+    const simulated = (await seller.post(`/api/shops/${shop!.id}/sandbox/simulate-order`, {})).body as { orderId: string };
+    let held: { status: string; holdReason: string | null } | undefined;
+    const holdDeadline = Date.now() + 30_000;
+    while (Date.now() < holdDeadline) {
+      held = (await seller.get(`/api/orders/${simulated.orderId}`)).body as { status: string; holdReason: string | null };
+      if (held.status === 'on_hold') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(held).toMatchObject({ status: 'on_hold', holdReason: expect.stringMatching(/^Payment failed: Your card was declined\./) });
+    const outbox = (await admin.get('/api/notifications/outbox?limit=50')).body as { items: { toAddress: string; templateType: string }[] };
+    expect(outbox.items).toEqual(expect.arrayContaining([expect.objectContaining({ toAddress: DEMO_ACCOUNTS.seller.email, templateType: 'payment_failed' })]));
     await started.stop();
   });
 });

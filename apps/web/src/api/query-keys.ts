@@ -12,6 +12,7 @@ export const queryKeys = {
   adminContactMessages: (cursor: string | undefined) => ['admin', 'contact-messages', { cursor }] as const,
   adminPageViews: (days: number) => ['admin', 'page-views', days] as const,
   landingTestimonial: ['site', 'testimonial'] as const,
+  discordStatus: ['admin', 'discord'] as const,
   adminPrinters: ['admin', 'printers'] as const,
   adminProductionBoard: ['admin', 'production', 'board'] as const,
 };

@@ -167,6 +167,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       ? `${PAYMENT_ACTION_HOLD_PREFIX}${result.reason} Open Billing to authenticate the payment.`
       : `${PAYMENT_HOLD_PREFIX}${result.reason} Add another card in Account settings to release the order.`;
 
+  /** Holds an order whose own charge did not succeed (a failed charge by hand leaves the order as it is). */
   async function holdOrder(orderId: string, reason: string): Promise<void> {
     const current = await orders.find(orderId);
     if (current && (current.status === 'accepted' || current.status === 'received')) await orders.tryTransition(current, 'on_hold', reason, SYSTEM);
@@ -192,11 +193,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           failureReason: result.declineReason,
           actionUrl: actionPath(row.id),
         });
-        if (next?.orderId) await holdOrder(next.orderId, holdReasonOf({ status: 'requires_action', reason: result.declineReason ?? 'The card needs you to authenticate this payment.' }));
+        if (next?.orderId && next.kind === 'order') await holdOrder(next.orderId, holdReasonOf({ status: 'requires_action', reason: result.declineReason ?? 'The card needs you to authenticate this payment.' }));
         break;
       case 'requires_payment_method':
         next = await repository.transitionCharge(row.id, from, 'failed', { paymentIntentId: result.paymentIntentId, failureReason: result.declineReason });
-        if (next?.orderId) await holdOrder(next.orderId, holdReasonOf({ status: 'failed', reason: result.declineReason ?? 'The card was declined.' }));
+        if (next?.orderId && next.kind === 'order') await holdOrder(next.orderId, holdReasonOf({ status: 'failed', reason: result.declineReason ?? 'The card was declined.' }));
         break;
     }
     if (!next) return (await repository.findCharge(row.id)) ?? row;
@@ -222,7 +223,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         // The request itself was refused (a card the provider no longer has, an amount it will not take): a failed attempt.
         const failed = await repository.transitionCharge(row.id, ['pending'], 'failed', { failureReason: error.message });
         if (failed) {
-          if (failed.orderId) await holdOrder(failed.orderId, holdReasonOf({ status: 'failed', reason: error.message }));
+          if (failed.orderId && failed.kind === 'order') await holdOrder(failed.orderId, holdReasonOf({ status: 'failed', reason: error.message }));
           await changed(failed, 'pending');
           return failed;
         }

@@ -25,6 +25,7 @@ export const ROUTE_PAGES = {
     () => import('../../routes/public/shippo-oauth-redirect/ShippoOAuthRedirectPage.tsx'),
   ),
   '/tracking/:trackingNumber': lazy(() => import('../../routes/public/tracking/TrackingPage.tsx')),
+  '/unsubscribe': lazy(() => import('../../routes/public/unsubscribe/UnsubscribePage.tsx')),
 
   '/login': lazy(() => import('../../routes/auth/login/LoginPage.tsx')),
   '/register': lazy(() => import('../../routes/auth/register/RegisterPage.tsx')),
@@ -44,6 +45,8 @@ export const ROUTE_PAGES = {
   ),
   '/welcome': lazy(() => import('../../routes/app/welcome/WelcomePage.tsx')),
   '/orders': lazy(() => import('../../routes/app/orders/OrdersPage.tsx')),
+  '/billing': lazy(() => import('../../routes/app/billing/BillingPage.tsx')),
+  '/billing/authenticate/:chargeId': lazy(() => import('../../routes/app/billing/AuthenticatePaymentPage.tsx')),
   '/connect-store': lazy(() => import('../../routes/app/connect-store/ConnectStorePage.tsx')),
   '/link-listings': lazy(() => import('../../routes/app/link-listings/LinkListingsPage.tsx')),
   '/affiliate-links': lazy(() => import('../../routes/app/affiliate-links/AffiliateLinksPage.tsx')),
@@ -58,4 +61,5 @@ export const ROUTE_PAGES = {
   '/admin-orders': lazy(() => import('../../routes/admin/orders/AdminOrdersPage.tsx')),
   '/admin-printers': lazy(() => import('../../routes/admin/printers/PrintersPage.tsx')),
   '/admin-production': lazy(() => import('../../routes/admin/production/ProductionPage.tsx')),
+  '/admin-outbox': lazy(() => import('../../routes/admin/outbox/EmailOutboxPage.tsx')),
 } satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

@@ -1,10 +1,12 @@
 import AddBoxOutlinedIcon from '@mui/icons-material/AddBoxOutlined';
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
 import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
+import CreditCardOutlinedIcon from '@mui/icons-material/CreditCardOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import HandshakeOutlinedIcon from '@mui/icons-material/HandshakeOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import LinkIcon from '@mui/icons-material/Link';
+import EmailOutlinedIcon from '@mui/icons-material/EmailOutlined';
 import LocalShippingOutlinedIcon from '@mui/icons-material/LocalShippingOutlined';
 import PrecisionManufacturingOutlinedIcon from '@mui/icons-material/PrecisionManufacturingOutlined';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
@@ -21,6 +23,7 @@ const ICONS = {
   products: CategoryOutlinedIcon,
   order: ShoppingCartCheckoutIcon,
   history: HistoryIcon,
+  billing: CreditCardOutlinedIcon,
   settings: SettingsOutlinedIcon,
   store: StorefrontOutlinedIcon,
   link: LinkIcon,
@@ -29,6 +32,7 @@ const ICONS = {
   shipping: LocalShippingOutlinedIcon,
   printer: PrintOutlinedIcon,
   production: PrecisionManufacturingOutlinedIcon,
+  email: EmailOutlinedIcon,
 } satisfies Record<SideNavIconName, unknown>;
 
 export function SideNavIcon({ name }: { name: SideNavIconName }) {

@@ -69,6 +69,7 @@ export type SideNavIcon =
   | 'products'
   | 'order'
   | 'history'
+  | 'billing'
   | 'settings'
   | 'store'
   | 'link'
@@ -76,7 +77,8 @@ export type SideNavIcon =
   | 'admin'
   | 'shipping'
   | 'printer'
-  | 'production';
+  | 'production'
+  | 'email';
 
 export interface SideNavItem extends NavItem {
   icon: SideNavIcon;
@@ -94,6 +96,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
       { label: 'Fulfillment History', to: '/admin-fulfillment-history', icon: 'history' },
       { label: 'Design Files', to: '/admin-print-configs', icon: 'designs' },
       { label: 'Affiliates', to: '/affiliates', icon: 'affiliate' },
+      { label: 'Email Outbox', to: '/admin-outbox', icon: 'email' },
     ];
   }
   const items: SideNavItem[] = [
@@ -104,6 +107,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
     { label: 'Orders', to: '/orders', icon: 'history' },
     { label: 'Submit Order', to: '/submit-order', icon: 'order' },
     { label: 'Fulfillment History', to: '/fulfillment-history', icon: 'history' },
+    { label: 'Billing', to: '/billing', icon: 'billing' },
     { label: 'Account Settings', to: '/account-settings', icon: 'settings' },
   ];
   if (isBetaTester) {

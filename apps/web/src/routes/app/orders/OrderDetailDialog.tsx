@@ -27,6 +27,7 @@ import {
 } from '@layerline/contracts';
 import { useChangeOrderStatus, useOrder } from '../../../api/orders.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { OrderCharge } from './OrderCharge.tsx';
 import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
 import { OrderShipments } from './OrderShipments.tsx';
 
@@ -168,6 +169,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
         </TableBody>
       </Table>
       {order.production ? <ProductionProgress production={order.production} /> : null}
+      <OrderCharge order={order} admin={admin} />
       <OrderShipments order={order} admin={admin} />
       <Divider sx={{ mb: 2 }} />
       <Typography variant="overline">Timeline</Typography>
