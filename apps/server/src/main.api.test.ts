@@ -286,6 +286,9 @@ describe('the first README line runs the whole chain (issues 11, 12 and 13)', ()
     const charges = (await seller.get(`/api/payments/charges?orderId=${watched}`)).body as { items: { status: string; kind: string; amountCents: number }[] };
     expect(charges.items).toEqual([expect.objectContaining({ kind: 'order', status: 'succeeded' })]);
     expect(charges.items[0]!.amountCents).toBeGreaterThan(0);
+    // …and the fulfilment record shows what the order was charged beside what its label cost.
+    const recorded = (await seller.get(`/api/fulfillment-history/user?searchTerm=${label!.trackingNumber}`)).body as { items: { chargedCents: number | null }[] };
+    expect(recorded.items[0]!.chargedCents).toBe(charges.items[0]!.amountCents);
 
     // The demo seller is an affiliate: the referred demo seller's order earned them their share.
     type Affiliates = { affiliateId: string; signUpsCount: number; totals: { pendingCents: number } };

@@ -300,6 +300,11 @@ export const fulfillmentRecordSchema = z.object({
   shippedAt: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * What the seller paid for the order: its charges less refunds (issue 13; null when never charged).
+   * Charged when it entered production with a shipping estimate; `totalCents` is what the label cost.
+   */
+  chargedCents: z.number().int().nullable(),
 });
 export type FulfillmentRecord = z.infer<typeof fulfillmentRecordSchema>;
 

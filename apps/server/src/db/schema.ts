@@ -1095,6 +1095,8 @@ export const charge = pgTable(
       .on(table.orderId)
       .where(sql`kind = 'order' AND status IN ('pending', 'processing', 'requires_action', 'succeeded', 'refunded')`),
     index('charge_owner_created_idx').on(table.ownerId, table.createdAt, table.id),
+    // An order's charges (the fulfilment history shows what each order was charged).
+    index('charge_order_idx').on(table.orderId),
     index('charge_created_idx').on(table.createdAt, table.id),
     index('charge_pending_idx').on(table.updatedAt).where(sql`status = 'pending'`),
   ],

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { fulfillmentRecord, order, user } from '../../db/schema.ts';
+import { charge, fulfillmentRecord, order, user } from '../../db/schema.ts';
 import { microsOf } from '../../platform/time-id-keyset.ts';
 
 const record = fulfillmentRecord;
@@ -30,9 +30,11 @@ export interface FulfillmentRow {
   shippedAt: Date | null;
   deliveredAt: Date | null;
   createdAt: Date;
+  /** The order's charges less refunds (payments); null when it was never charged. */
+  chargedCents: number | null;
 }
 
-export type NewFulfillmentRecord = Omit<FulfillmentRow, 'id' | 'sellerName' | 'createdAt' | 'deliveredAt'>;
+export type NewFulfillmentRecord = Omit<FulfillmentRow, 'id' | 'sellerName' | 'createdAt' | 'deliveredAt' | 'chargedCents'>;
 
 /** A record as the CSV export writes it: its times as ISO text (UTC, milliseconds), no ids. */
 export interface ExportRow extends Omit<FulfillmentRow, 'id' | 'orderId' | 'shipmentId' | 'ownerId' | 'createdAt' | 'shippedAt' | 'deliveredAt'> {
@@ -95,6 +97,8 @@ export function createFulfillmentRepository(db: Database, options: { searchWindo
     shippedAt: record.shippedAt,
     deliveredAt: record.deliveredAt,
     createdAt: record.createdAt,
+    // What the seller paid for the order (issue 13): its charges less their refunds; null when never charged.
+    chargedCents: sql<number | null>`(SELECT sum(${charge.amountCents} - ${charge.refundedCents})::int FROM ${charge} WHERE ${charge.orderId} = ${record.orderId} AND ${charge.status} IN ('succeeded', 'refunded'))`,
   };
 
   /** Every filter but the search: each has its index, (owner, created, id) or (created, id). */

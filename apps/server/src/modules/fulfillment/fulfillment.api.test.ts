@@ -122,6 +122,7 @@ describe('GET /api/fulfillment-history (getFulfillmentHistory)', () => {
       shippedAt: newest.createdAt.toISOString(),
       deliveredAt: null,
       createdAt: newest.createdAt.toISOString(),
+      chargedCents: null,
     });
   });
 

@@ -29,6 +29,9 @@ export function FulfillmentTable({ records, showSeller }: { records: readonly Fu
             <TableCell align="right">Packaging</TableCell>
             <TableCell align="right">Shipping</TableCell>
             <TableCell align="right">Total</TableCell>
+            <TableCell align="right" title="What your card was charged for the order (less refunds), when it entered production">
+              Charged
+            </TableCell>
             <TableCell>Carrier</TableCell>
             <TableCell>Tracking</TableCell>
             <TableCell>Label</TableCell>
@@ -58,6 +61,7 @@ export function FulfillmentTable({ records, showSeller }: { records: readonly Fu
               <TableCell align="right">
                 <strong>{money(r.totalCents, r.currency)}</strong>
               </TableCell>
+              <TableCell align="right">{r.chargedCents === null ? '—' : money(r.chargedCents, r.currency)}</TableCell>
               <TableCell>
                 {r.carrier || '—'}
                 {r.service ? (

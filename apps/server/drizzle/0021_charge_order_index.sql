@@ -1,0 +1,1 @@
+CREATE INDEX "charge_order_idx" ON "charge" USING btree ("order_id");
