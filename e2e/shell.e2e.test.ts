@@ -233,6 +233,7 @@ describe('header and navigation', () => {
       '/admin-fulfillment-history',
       '/admin-print-configs',
       '/affiliates',
+      '/admin-outbox',
     ]);
   });
 
