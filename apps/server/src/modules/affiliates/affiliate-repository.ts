@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { affiliate, affiliatePayout, referral, user } from '../../db/schema.ts';
 import { pageFrom } from '../../platform/keyset-cursor.ts';
 import { decodeTimeIdCursor, timeIdKey } from '../../platform/time-id-keyset.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 /**
  * The affiliates' tables: codes and Connect accounts, referrals, the ledger and the payouts. The
@@ -78,14 +79,6 @@ export interface Balance {
   readonly payoutsHeld: boolean;
   readonly amountCents: number;
   readonly currencies: readonly string[];
-}
-
-/** A unique violation, however the driver (pg or PGlite) and drizzle wrap it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

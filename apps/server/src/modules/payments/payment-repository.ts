@@ -3,6 +3,7 @@ import { PAYMENT_ACTION_HOLD_PREFIX, PAYMENT_HOLD_PREFIX, type ChargeState } fro
 import type { Database } from '../../db/client.ts';
 import { charge, order, paymentCustomer, paymentEvent, refund, user } from '../../db/schema.ts';
 import { beforeTimeId, microsOf, type TimeIdKey } from '../../platform/time-id-keyset.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export type ChargeRow = typeof charge.$inferSelect;
 export type RefundRow = typeof refund.$inferSelect;
@@ -33,14 +34,6 @@ export interface ChargeListRow {
 
 /** Charges that still hold an order's one live slot (charge_live_per_order_idx). */
 export const LIVE_CHARGE_STATES: readonly ChargeState[] = ['pending', 'processing', 'requires_action', 'succeeded', 'refunded'];
-
-/** A unique violation, however the driver (pg or PGlite) and drizzle wrap it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 /**
  * Payments' tables: each seller's customer and card, charges (one live charge per order, a unique

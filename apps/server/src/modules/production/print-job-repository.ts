@@ -18,6 +18,7 @@ import {
   user,
   variantPart,
 } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export type PrintJobRow = typeof printJob.$inferSelect;
 export type NewPrintJob = typeof printJob.$inferInsert;
@@ -74,15 +75,6 @@ export interface JobWithNames {
 }
 
 const ON_PRINTER = [...PRINT_JOB_ON_PRINTER];
-const UNIQUE_VIOLATION = '23505';
-
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
-};
-
 /** The print jobs table and the production event log: the only SQL of the farm's work. */
 export function createPrintJobRepository(db: Database) {
   const withNames = () =>

@@ -5,6 +5,7 @@ import { namedStatement } from '../../db/named-statement.ts';
 import { design, listing, printConfiguration, product, productVariant, variantPart } from '../../db/schema.ts';
 import { pageFrom } from '../../platform/keyset-cursor.ts';
 import { beforeTimeId, decodeTimeIdCursor, microsOf, timeIdKey } from '../../platform/time-id-keyset.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export type ProductRow = typeof product.$inferSelect;
 export type VariantRow = typeof productVariant.$inferSelect;
@@ -57,14 +58,6 @@ class WriteRefused extends Error {
 }
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-
-/** A unique violation, however the driver (pg or PGlite) and drizzle wrap it. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

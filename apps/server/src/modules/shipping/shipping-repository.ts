@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { fulfillmentRecord, order, sellerShipping, shipment, shippingProfile, trackingEvent } from '../../db/schema.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
 import type { ShippingCredentials, TrackingInfo } from './shipping-provider.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 
 export type ShipmentRow = typeof shipment.$inferSelect;
 export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
@@ -13,14 +14,6 @@ export type NewShipment = Pick<
   'orderId' | 'ownerId' | 'provider' | 'attempt' | 'parcelIndex' | 'parcelCount' | 'parcel' | 'idempotencyKey' | 'currency'
 >;
 export type NewFulfillmentRecord = Omit<typeof fulfillmentRecord.$inferInsert, 'id' | 'createdAt' | 'shipmentId'>;
-
-/** A unique violation, however the driver (pg or PGlite) and drizzle wrap it. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 const LIVE = ['purchasing', 'purchased', 'in_transit', 'delivered'] as const;
 
