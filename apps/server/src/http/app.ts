@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -32,8 +29,10 @@ import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
 import { AppError } from '../errors.ts';
+import { registerCompression } from './compression.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
+import { registerWebApp } from './web-app.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,6 +94,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     trustProxyHops: config.trustProxyHops,
     stripe: config.payments.stripe !== null,
   });
+  await registerCompression(app);
   await app.register(swagger, {
     openapi: {
       info: {
@@ -192,25 +192,6 @@ async function resolveViewer(context: AppContext, headers: Record<string, string
     isBetaTester: user.isBetaTester === true,
     isInternal: user.isInternal === true,
   };
-}
-
-/** The built single-page app; any non-API GET that is not a file gets index.html. */
-async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
-  const indexHtml = path.join(distDir, 'index.html');
-  const built = fs.existsSync(indexHtml);
-  if (built) {
-    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    // A missing asset must not get index.html: a stale tab would load HTML as a script.
-    if (request.url.startsWith('/api/') || request.url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.status(404).send({ error: 'Not found' });
-    }
-    if (!built) {
-      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    }
-    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
-  });
 }
 
 interface ErrorResponse {
