@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink, NavLink } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
@@ -10,15 +10,20 @@ import { BrandLogo } from '../../components/BrandLogo.tsx';
 import { ThemeModeSwitch } from '../../components/ThemeModeSwitch.tsx';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { HEADER_HEIGHT_PX } from './layout-constants.ts';
-import { MobileNavDrawer } from './MobileNavDrawer.tsx';
 import { headerNavigation, type SideNavArea } from './navigation.ts';
 import { useSignOut } from './use-sign-out.ts';
+
+// The drawer's code (Drawer, Modal, focus trap, lists) loads when it is first opened: wide screens never open it.
+const MobileNavDrawer = lazy(() =>
+  import('./MobileNavDrawer.tsx').then((module) => ({ default: module.MobileNavDrawer })),
+);
 
 /** The site header of every page (§2), with the links of the viewer's role. */
 export function SiteHeader({ sideNavArea }: { sideNavArea: SideNavArea | null }) {
   const auth = useAuth();
   const signOut = useSignOut();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerLoaded, setDrawerLoaded] = useState(false);
   const navigation = headerNavigation(auth);
 
   return (
@@ -83,20 +88,27 @@ export function SiteHeader({ sideNavArea }: { sideNavArea: SideNavArea | null })
         <IconButton
           aria-label="Open menu"
           data-testid="mobile-menu-button"
-          onClick={() => setDrawerOpen(true)}
+          onClick={() => {
+            setDrawerLoaded(true);
+            setDrawerOpen(true);
+          }}
           sx={{ display: { xs: 'inline-flex', md: 'none' } }}
           color="inherit"
         >
           <MenuIcon />
         </IconButton>
       </Toolbar>
-      <MobileNavDrawer
-        open={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-        navigation={navigation}
-        sideNavArea={sideNavArea}
-        onSignOut={() => void signOut()}
-      />
+      {drawerLoaded ? (
+        <Suspense fallback={null}>
+          <MobileNavDrawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            navigation={navigation}
+            sideNavArea={sideNavArea}
+            onSignOut={() => void signOut()}
+          />
+        </Suspense>
+      ) : null}
     </AppBar>
   );
 }

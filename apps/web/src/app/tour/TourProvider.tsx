@@ -1,8 +1,20 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { TOUR_STEPS, UI_TIMING } from '@layerline/contracts';
 import { useAuth } from '../auth/AuthProvider.tsx';
-import { TourDialog } from './TourDialog.tsx';
+
+// The dialog's code loads the first time the tour opens: most visits never take the tour.
+const TourDialog = lazy(() => import('./TourDialog.tsx').then((module) => ({ default: module.TourDialog })));
 
 /** The guided tour (§2, §4): open/closed, step 0–6, auto-advance on/off. */
 export interface TourApi {
@@ -26,6 +38,8 @@ export function TourProvider({ children }: { children: ReactNode }) {
   // The tour belongs to the user who opened it: signing out (or in as someone else) ends it.
   const [openFor, setOpenFor] = useState<string | null>(null);
   const open = openFor !== null && openFor === user?.id;
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  if (open && !dialogLoaded) setDialogLoaded(true);
   const [step, setStep] = useState(0);
   const [autoAdvance, setAutoAdvance] = useState(false);
 
@@ -69,7 +83,11 @@ export function TourProvider({ children }: { children: ReactNode }) {
   return (
     <TourContext value={api}>
       {children}
-      <TourDialog />
+      {dialogLoaded ? (
+        <Suspense fallback={null}>
+          <TourDialog />
+        </Suspense>
+      ) : null}
     </TourContext>
   );
 }

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Slider from '@mui/material/Slider';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { clampToField, parseTypedNumber, type CalculatorField } from './calculator.ts';
 
@@ -60,24 +60,21 @@ export function CalculatorInput({
         <Typography id={labelId} component="label" htmlFor={`${labelId}-box`} sx={{ fontWeight: 600 }}>
           {label}
         </Typography>
-        <TextField
+        {/* The bare input, not a TextField: TextField brings the whole Select (menus, popovers) into the landing page's download. */}
+        <OutlinedInput
           id={`${labelId}-box`}
           size="small"
           value={draft}
           onChange={(event) => onType(event.target.value)}
           onBlur={() => setDraft(String(value))}
           sx={{ width: 132, flexShrink: 0 }}
-          slotProps={{
-            htmlInput: {
-              inputMode: field.decimals > 0 ? 'decimal' : 'numeric',
-              'data-testid': testId,
-              'aria-describedby': `${labelId}-range`,
-              style: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
-            },
-            input: {
-              startAdornment: prefix ? <InputAdornment position="start">{prefix}</InputAdornment> : undefined,
-              endAdornment: suffix ? <InputAdornment position="end">{suffix}</InputAdornment> : undefined,
-            },
+          startAdornment={prefix ? <InputAdornment position="start">{prefix}</InputAdornment> : undefined}
+          endAdornment={suffix ? <InputAdornment position="end">{suffix}</InputAdornment> : undefined}
+          inputProps={{
+            inputMode: field.decimals > 0 ? 'decimal' : 'numeric',
+            'data-testid': testId,
+            'aria-describedby': `${labelId}-range`,
+            style: { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
           }}
         />
       </Box>

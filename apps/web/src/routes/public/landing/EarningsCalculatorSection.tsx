@@ -1,7 +1,11 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
-import TextField from '@mui/material/TextField';
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import NativeSelect from '@mui/material/NativeSelect';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
 import {
   CALCULATOR,
@@ -24,6 +28,7 @@ export function EarningsCalculatorSection() {
   const [salePrice, setSalePrice] = useState<number>(CALCULATOR.salePrice.default);
   const [dailySales, setDailySales] = useState<number>(CALCULATOR.dailySales.default);
   const [grams, setGrams] = useState<number>(CALCULATOR.grams.default);
+  const filamentId = useId();
 
   const cost = fulfilmentCostUsd(filament, grams);
   const monthly = monthlyEarningsUsd(salePrice, cost, dailySales);
@@ -54,22 +59,32 @@ export function EarningsCalculatorSection() {
             onSubmit={(event) => event.preventDefault()}
             sx={{ p: { xs: 2.5, md: 4 }, display: 'grid', gap: 3 }}
           >
-            <TextField
-              select
-              label="Filament"
-              value={filament}
-              onChange={(event) => {
-                if (isFilamentType(event.target.value)) setFilament(event.target.value);
-              }}
-              slotProps={{ select: { native: true }, htmlInput: { 'data-testid': 'calc-filament' } }}
-              helperText={`${formatRate(FILAMENT_RATE_USD_PER_GRAM[filament])} filament + ${formatRate(FULFILMENT_USD_PER_GRAM)} fulfilment per gram`}
-            >
-              {FILAMENT_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </TextField>
+            {/* A TextField made of its parts: TextField brings the whole Select (menus, popovers) into the landing page's download. */}
+            <FormControl>
+              <InputLabel htmlFor={filamentId}>Filament</InputLabel>
+              <NativeSelect
+                id={filamentId}
+                value={filament}
+                onChange={(event) => {
+                  if (isFilamentType(event.target.value)) setFilament(event.target.value);
+                }}
+                input={
+                  <OutlinedInput
+                    label="Filament"
+                    inputProps={{ 'data-testid': 'calc-filament', 'aria-describedby': `${filamentId}-rate` }}
+                  />
+                }
+              >
+                {FILAMENT_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
+              </NativeSelect>
+              <FormHelperText id={`${filamentId}-rate`}>
+                {`${formatRate(FILAMENT_RATE_USD_PER_GRAM[filament])} filament + ${formatRate(FULFILMENT_USD_PER_GRAM)} fulfilment per gram`}
+              </FormHelperText>
+            </FormControl>
             <CalculatorInput
               label="Sale price"
               field={CALCULATOR_FIELDS.salePrice}
