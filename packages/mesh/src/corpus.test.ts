@@ -1,22 +1,29 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyzeModel, MeshError } from './index.ts';
+import { analyzeModel, estimatePrint, MeshError } from './index.ts';
 
 const DIR = '/work/shared/models/';
-const ref = readFileSync(DIR + 'REFERENCE.tsv', 'utf8').trim().split('\n').map((l) => l.split('\t'));
+const ref = readFileSync(DIR + 'REFERENCE.tsv', 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => l.split('\t'));
 const head = ref.shift()!;
 const col = (n: string) => head.indexOf(n);
 const files = readdirSync(DIR).filter((f) => /\.(stl|obj|3mf)$/.test(f));
 
-describe('corpus: every model is analysed or rejected for a named reason', () => {
+describe('corpus: every model is analysed or rejected for a named reason, and quoted when PrusaSlicer sliced it', () => {
   for (const r of ref) {
     const model = r[col('model')]!;
     const scale = Number(r[col('scale')]);
     const tris = Number(r[col('triangles')]);
-    it(`${model} x${scale}`, async () => {
+    // Rows PrusaSlicer refused (0-byte file, CR-only STL, n-gon OBJ, invalid 3MF, nothing on the bed) have no figures.
+    const sliced = r[col('prusa_filament_g')] !== '';
+    it(`${model} x${scale}${sliced ? ' (sliced by PrusaSlicer: quoted)' : ''}`, async () => {
       const bytes = readFileSync(DIR + model);
       if (tris === 0) {
-        await expect(analyzeModel(bytes, { fileName: model, scale })).rejects.toMatchObject({ code: 'empty' });
+        await expect(analyzeModel(bytes, { fileName: model, scale })).rejects.toMatchObject({
+          code: 'empty',
+        });
         return;
       }
       const a = await analyzeModel(bytes, { fileName: model, scale });
@@ -25,19 +32,28 @@ describe('corpus: every model is analysed or rejected for a named reason', () =>
       expect(Math.abs(a.volumeMm3 - vol)).toBeLessThanOrEqual(Math.abs(vol) * 0.001);
       const bbox = r[col('bbox_mm')]!.split('x').map(Number);
       // Scaled rows carry the unscaled bbox's rounding (e.g. 0.156 mm x 1000).
-      a.bbox.size.forEach((s, i) => expect(Math.abs(s - bbox[i]!)).toBeLessThanOrEqual(0.002 + 0.005 * bbox[i]!));
+      a.bbox.size.forEach((s, i) =>
+        expect(Math.abs(s - bbox[i]!)).toBeLessThanOrEqual(0.002 + 0.005 * bbox[i]!),
+      );
       expect(a.format).toBe(r[col('format')]);
       // A model that PrusaSlicer could not fit on the bed must be flagged.
       if (/could not fit/.test(r[col('prusa_errors')] ?? '')) {
         expect(a.printability.fitsBuildVolume).toBe(false);
         expect(a.problems.map((p) => p.code)).toContain('exceeds-build-volume');
       }
-    }, 30_000);
+      if (sliced) {
+        const e = estimatePrint(a);
+        for (const v of [e.grams, e.printSeconds, e.costUsd]) expect(Number.isFinite(v) && v >= 0).toBe(true);
+        // PrusaSlicer's 0.00 g rows are specks (models in metres at x1); anything it weighed, we weigh too.
+        if (Number(r[col('prusa_filament_g')]) > 0) expect(e.grams).toBeGreaterThan(0);
+      }
+    }, 60_000);
   }
 
   it('covers every model file in the folder', () => {
     const inRef = new Set(ref.map((r) => r[0]));
     expect(files.filter((f) => !inRef.has(f))).toEqual([]);
+    expect(ref.filter((r) => r[col('prusa_filament_g')] !== '').length).toBe(35);
   });
 
   it('reports topology problems the manifest lists', async () => {

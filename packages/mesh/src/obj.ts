@@ -1,5 +1,6 @@
 import { MeshBuilder, type IndexedMesh } from './builder.ts';
 import { MeshError } from './errors.ts';
+import { parseHexFloatBytes } from './hex-float.ts';
 import { MESH_LIMITS } from './limits.ts';
 import { parseFloatBytes } from './numbers.ts';
 import { leaseScratch } from './scratch.ts';
@@ -20,6 +21,16 @@ const AT_WINDOW = AT_FACES + RUN_FACES * 4;
  * OBJ geometry only: v and f (any polygon size, fan-triangulated as slicers and the
  * reference do), negative indices, groups/objects/materials ignored. Faces are resolved
  * after the whole file is read so forward references work.
+ *
+ * It takes what PrusaSlicer's reader (src/libslic3r/Format/objparser.cpp, OBJ.cpp) takes:
+ * blanks and tabs anywhere, CR, LF or CR LF, `f` corners as `v`, `v/vt`, `v/vt/vn` or `v//vn`,
+ * `+` on an index, words after a vertex's z (w, or MeshLab's r g b) ignored, numbers in any
+ * form strtod reads (hex too), an empty `f` skipped, unknown statements skipped. Beyond it,
+ * without ambiguity: a word starting with `#` ends a v or f statement (a comment), and a `\`
+ * ending a line continues an `f` (or a `v` still short of its z) on the next, as the OBJ
+ * specification has it. Where PrusaSlicer drops a line silently — a vertex short of a number,
+ * a word that is not one, a face of one or two corners — vertex numbering would shift or
+ * geometry go missing, so those are refused as `malformed`.
  *
  * The common lines (plain `v x y z` and `f` with integer indices) and the lines skipped are
  * read by the line kernel; whatever it declines — and every error — is read by the
@@ -105,19 +116,48 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
     windowEnd = Math.min(len, pos + WINDOW);
     new Uint8Array(buffer, AT_WINDOW, windowEnd - windowFrom).set(bytes.subarray(windowFrom, windowEnd));
   };
+  /**
+   * The statement being read: the current line ends at eol, its words at end (before a final
+   * `\`, which continues the statement on the next line: cont), and i is the next byte.
+   */
+  let i = 0;
+  let eol = 0;
+  let end = 0;
+  let cont = false;
+  const startLine = (from: number): void => {
+    eol = from;
+    while (eol < len && bytes[eol] !== 10 && bytes[eol] !== 13) eol++;
+    end = eol;
+    while (end > from && (bytes[end - 1] === 32 || bytes[end - 1] === 9)) end--;
+    cont = end > from && bytes[end - 1] === 92; /* \ */
+    if (cont) end--;
+    i = from;
+  };
+  /** Moves to the statement's next word, across continued lines; false at its end or at a `#` comment. */
+  const nextWord = (): boolean => {
+    for (;;) {
+      while (i < end && (bytes[i] === 32 || bytes[i] === 9)) i++;
+      if (i < end) return bytes[i] !== 35; /* # */
+      if (!cont) return false;
+      let from = eol;
+      if (from < len && bytes[from] === 13) from++;
+      if (from < len && bytes[from] === 10) from++;
+      if (from >= len) return false;
+      line++;
+      startLine(from);
+    }
+  };
   try {
     while (pos < len) {
       if (lineKernel && kernelLines() > 0 && pos >= len) break;
       line++;
-      let eol = pos;
-      while (eol < len && bytes[eol] !== 10 && bytes[eol] !== 13) eol++;
-      let i = pos;
+      startLine(pos);
       while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
       const c0 = bytes[i];
       const c1 = bytes[i + 1];
       const sep = c1 === 32 || c1 === 9;
       if (c0 === 118 /* v */ && sep) {
-        i += 2;
+        i += 1;
         if ((nv + 1) * 3 > vx.length) {
           if (nv >= MESH_LIMITS.maxVertices)
             throw new MeshError(
@@ -126,50 +166,53 @@ export function parseObj(bytes: Uint8Array, opts: ParseObjOptions = {}): Indexed
             );
           vx = grown(vx, new Float64Array(vx.length * 2));
         }
+        // Words after z (w, or the r g b colours MeshLab writes) are ignored, as PrusaSlicer does.
         for (let k = 0; k < 3; k++) {
-          while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
+          if (!nextWord()) fail('a vertex needs x, y and z');
           const s = i;
-          while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
-          if (s === i) fail('a vertex needs x, y and z');
-          const v = parseFloatBytes(bytes, s, i);
+          while (i < end && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          let v = parseFloatBytes(bytes, s, i);
+          if (v !== v) v = parseHexFloatBytes(bytes, s, i);
           if (!Number.isFinite(v)) fail('a vertex coordinate is not a number');
           vx[nv * 3 + k] = v;
         }
         nv++;
       } else if (c0 === 102 /* f */ && sep) {
-        i += 2;
+        i += 1;
         const start = nfi;
-        for (;;) {
-          while (i < eol && (bytes[i] === 32 || bytes[i] === 9)) i++;
-          if (i >= eol) break;
-          if (bytes[i] === 92 /* \ continuation */) fail('line continuations are not supported');
+        while (nextWord()) {
           const s = i;
-          while (i < eol && bytes[i] !== 47 /* / */ && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          while (i < end && bytes[i] !== 47 /* / */ && bytes[i] !== 32 && bytes[i] !== 9) i++;
           const raw = parseFloatBytes(bytes, s, i);
           if (!Number.isInteger(raw) || raw === 0) fail('a face index is not a non-zero integer');
           // No model can reach past the vertex limit; checked before the index is stored as 32 bits,
           // where 4294967297 would wrap to 1 and 2^53 to -1.
           if (raw > MESH_LIMITS.maxVertices) {
-            fail(`face index ${String.fromCharCode(...bytes.subarray(s, Math.min(i, s + 40)))} is out of range (a model has at most ${MESH_LIMITS.maxVertices} vertices)`);
+            fail(
+              `face index ${String.fromCharCode(...bytes.subarray(s, Math.min(i, s + 40)))} is out of range (a model has at most ${MESH_LIMITS.maxVertices} vertices)`,
+            );
           }
           // Negative indices count back from the vertices read so far.
           const idx = raw < 0 ? nv + raw : raw - 1;
           if (idx < 0) fail('a relative face index points before the first vertex');
-          while (i < eol && bytes[i] !== 32 && bytes[i] !== 9) i++;
+          while (i < end && bytes[i] !== 32 && bytes[i] !== 9) i++;
           if (nfi >= fIdx.length) fIdx = grown(fIdx, new Int32Array(fIdx.length * 2));
           fIdx[nfi++] = idx;
         }
         const count = nfi - start;
-        if (count < 3) fail('a face needs at least 3 vertices');
-        tris += count - 2;
-        if (tris > MESH_LIMITS.maxTriangles) {
-          throw new MeshError(
-            'too-many-triangles',
-            `The OBJ has more than ${MESH_LIMITS.maxTriangles} triangles.`,
-          );
+        // An empty `f` names no face; PrusaSlicer skips it too.
+        if (count > 0) {
+          if (count < 3) fail('a face needs at least 3 vertices');
+          tris += count - 2;
+          if (tris > MESH_LIMITS.maxTriangles) {
+            throw new MeshError(
+              'too-many-triangles',
+              `The OBJ has more than ${MESH_LIMITS.maxTriangles} triangles.`,
+            );
+          }
+          if (nf + 2 > fStart.length) fStart = grown(fStart, new Int32Array(fStart.length * 2));
+          fStart[nf++] = start;
         }
-        if (nf + 2 > fStart.length) fStart = grown(fStart, new Int32Array(fStart.length * 2));
-        fStart[nf++] = start;
       }
       // Every other statement (vt, vn, g, o, usemtl, comments, ...) carries no geometry we need.
       pos = eol;

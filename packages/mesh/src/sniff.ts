@@ -1,7 +1,9 @@
 import { MeshError } from './errors.ts';
+import { binaryStlTriangles } from './stl.ts';
 
 export type ModelFormat = 'stl-binary' | 'stl-ascii' | 'obj' | '3mf';
 
+// prettier-ignore
 const OBJ_KEYWORDS = new Set([
   'v', 'vt', 'vn', 'vp', 'f', 'fo', 'l', 'p', 'o', 'g', 's', 'usemtl', 'mtllib',
   'cstype', 'deg', 'curv', 'curv2', 'surf', 'parm', 'trim', 'hole', 'scrv', 'sp', 'end', 'bmat', 'step',
@@ -18,14 +20,27 @@ function startsWith(b: Uint8Array, at: number, ascii: string, ignoreCase = false
   return true;
 }
 
-/** True when the sample has no bytes that never occur in a text model file. */
+/**
+ * True when the sample has no bytes that never occur in a text model file. NULs that run to the
+ * end of the file are padding (some tools pad to a block size), which the slicers never read.
+ */
 function looksLikeText(b: Uint8Array, limit: number): boolean {
   const end = Math.min(b.length, limit);
   for (let i = 0; i < end; i++) {
     const c = b[i]!;
+    if (c === 0 && i > 0) return onlyNulFrom(b, i);
     if (c < 9 || (c > 13 && c < 32) || c === 127) return false;
   }
   return true;
+}
+
+function onlyNulFrom(b: Uint8Array, from: number): boolean {
+  for (let i = from; i < b.length; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+function isBlank(c: number | undefined): boolean {
+  return c === 32 || (c !== undefined && c >= 9 && c <= 13);
 }
 
 function skipBomAndSpace(b: Uint8Array): number {
@@ -83,20 +98,25 @@ export function detectFormat(bytes: Uint8Array, fileName?: string): ModelFormat 
   if (bytes.length === 0) throw new MeshError('empty', 'The file is empty (0 bytes).');
   if (startsWith(bytes, 0, 'PK\x03\x04') || startsWith(bytes, 0, 'PK\x05\x06')) return '3mf';
   const foreign = foreignKind(bytes);
-  if (foreign) throw new MeshError('unsupported-format', `The file is ${foreign}, not an STL, OBJ or 3MF model.`);
+  if (foreign)
+    throw new MeshError('unsupported-format', `The file is ${foreign}, not an STL, OBJ or 3MF model.`);
 
   const text = looksLikeText(bytes, 4096);
-  if (bytes.length >= 84) {
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const n = dv.getUint32(80, true);
-    if (84 + 50 * n === bytes.length) {
-      // Binary files may start with "solid" too; only real facet text makes it ASCII.
-      const asciiStl = text && startsWith(bytes, skipBomAndSpace(bytes), 'solid', true) && hasFacetText(bytes);
-      if (!asciiStl) return 'stl-binary';
-    }
-  }
   const start = skipBomAndSpace(bytes);
-  if (text && startsWith(bytes, start, 'solid', true)) return 'stl-ascii';
+  // PrusaSlicer's reader skips `solid` lines wherever they are, so an ASCII STL may start at its first facet.
+  const stlText =
+    text &&
+    (startsWith(bytes, start, 'solid', true) ||
+      (startsWith(bytes, start, 'facet', true) && isBlank(bytes[start + 5])));
+  const triangles = binaryStlTriangles(bytes);
+  if (triangles !== null) {
+    // Binary files may start with "solid" too; only real facet text makes it ASCII. A count of 0
+    // read from text is NUL padding over the count's bytes, not a binary STL that left it out.
+    const paddedText =
+      text && triangles > 0 && bytes[80] === 0 && bytes[81] === 0 && bytes[82] === 0 && bytes[83] === 0;
+    if (!(stlText && hasFacetText(bytes)) && !paddedText) return 'stl-binary';
+  }
+  if (stlText) return 'stl-ascii';
   if (text) {
     const kw = firstObjKeyword(bytes);
     if (kw === null) throw new MeshError('empty', 'The file holds only blank lines or comments.');
@@ -106,7 +126,10 @@ export function detectFormat(bytes: Uint8Array, fileName?: string): ModelFormat 
   const ext = extensionOf(fileName);
   if (ext === 'stl' || ext === '') {
     if (bytes.length < 84) {
-      throw new MeshError('malformed', `A binary STL needs at least 84 bytes; this file has ${bytes.length}.`);
+      throw new MeshError(
+        'malformed',
+        `A binary STL needs at least 84 bytes; this file has ${bytes.length}.`,
+      );
     }
     const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
     throw new MeshError(
