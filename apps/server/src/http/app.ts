@@ -29,6 +29,7 @@ import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
 import { AppError } from '../errors.ts';
+import { API_REFERENCE_DOCUMENT, registerApiReference } from './api-reference.ts';
 import { registerCompression } from './compression.ts';
 import { registerSecurity } from './security.ts';
 import { refuseForeignTarget, type Viewer } from './viewer.ts';
@@ -97,11 +98,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   await registerCompression(app);
   await app.register(swagger, {
     openapi: {
-      info: {
-        title: 'Layerline API',
-        version: '0.1.0',
-        description: 'Print-on-demand 3D printing and fulfilment. Sessions by cookie or `Authorization: Bearer <token>`.',
-      },
+      ...API_REFERENCE_DOCUMENT,
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'layerline.session_token' },
@@ -173,7 +170,7 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   await registerNotificationRoutes(app, { notifications: context.notifications });
   registerDiscordRoutes(app, { farmAlerts: context.farmAlerts });
   registerAffiliateRoutes(app, { affiliates: context.affiliates });
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  await registerApiReference(app);
 
   await registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => context.close());

@@ -6,6 +6,15 @@ import { AppError } from '../../errors.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import type { ApiKeyPrincipal, ApiKeyService } from './api-key-service.ts';
 import { registerManualOrderRoutes } from './manual-order-routes.ts';
+import {
+  createdOrderExamples,
+  errorExamples,
+  orderExamples,
+  orderInputExamples,
+  orderListExamples,
+  repeatedOrderExamples,
+} from './order-api-examples.ts';
+import { documented } from './order-api-reference.ts';
 import { publicOrderListQuerySchema, publicOrderListSchema, publicOrderSchema } from './order-api-schemas.ts';
 import type { OrderApiService } from './order-api-service.ts';
 import type { WebhookDeliveryService } from './webhook-delivery-service.ts';
@@ -42,18 +51,36 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
   });
   const api = scope.withTypeProvider<ZodTypeProvider>();
   const common = { tags: ['order-api'], security: ORDER_API_SECURITY };
-  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 429: errorSchema };
+  // Every answer of the reference, with what the API really says (order-api-examples.ts).
+  const errors = {
+    400: documented(errorSchema, 'The body or the query is invalid: the first problem, with the field’s path', errorExamples[400]),
+    401: documented(errorSchema, 'No API key, or not a valid one (checked before the body is read)', errorExamples[401]),
+    403: documented(errorSchema, 'The key is valid but its owner is no longer in the beta', errorExamples[403]),
+    404: documented(errorSchema, 'No order of yours has this id (another seller’s order answers the same)', errorExamples[404]),
+    429: documented(errorSchema, 'Over the key’s 120 requests a minute; `Retry-After` says in how many seconds to come back', errorExamples[429]),
+  };
 
   api.post(
     '/api/v1/orders',
     {
       schema: {
         ...common,
-        summary: 'Send an order. 201 when created; 200 with the same order when this externalId was sent before',
-        description:
-          'Idempotent on `externalId` per seller: repeats (retries, duplicates, concurrent sends) return the order stored the first time, and the first body wins. Items are matched to your product variants by SKU; an unmatched SKU puts the order on hold with the reason (still 201).',
-        body: apiOrderInputSchema,
-        response: { 200: publicOrderSchema, 201: publicOrderSchema, ...errors },
+        summary: 'Send an order',
+        description: [
+          'Send each order once, with your own order number as `externalId` (1–200 characters). `items`: 1–100 lines of `{ sku, quantity }` (quantity 1–1000). `shippingAddress`: `name`, `line1`, `city`, `postalCode` and `country` (an assigned ISO 3166-1 alpha-2 code, in capitals) are required; `company`, `line2`, `region`, `phone` and `email` may be left out (they are then empty). A field not named here is refused with `400` and nothing is stored.',
+          'Idempotent on `externalId` for each seller: a repeat (a retry, a duplicate, two sends at once) answers `200` with the order stored the first time, as it is now; the first body wins.',
+          'Items are matched to your product variants by SKU. An order with a SKU that matches none is still created (`201`), `on_hold` with `holdReason` naming the SKU; it is released once you add that SKU to a product or link the listing.',
+        ].join('\n\n'),
+        body: documented(apiOrderInputSchema, 'The order, as your storefront knows it', orderInputExamples),
+        response: {
+          200: documented(publicOrderSchema, 'This externalId was sent before: the order stored then', repeatedOrderExamples),
+          201: documented(publicOrderSchema, 'The order was created', createdOrderExamples),
+          ...errors,
+          413: documented(errorSchema, 'The body is over 1 MB; nothing is stored', { tooLarge: { summary: 'Too large', value: { error: 'Request body is too large' } } }),
+          415: documented(errorSchema, 'The body is not JSON (e.g. a form post); nothing is stored', {
+            notJson: { summary: 'A form post', value: { error: 'Unsupported Media Type' } },
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -64,7 +91,15 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
 
   api.get(
     '/api/v1/orders/:id',
-    { schema: { ...common, summary: 'One of your orders, with its timeline', params: idParams, response: { 200: publicOrderSchema, ...errors } } },
+    {
+      schema: {
+        ...common,
+        summary: 'Read one of your orders',
+        description: 'The order as it is now: its status, its items (matched to your variants or not), its whole timeline (`events`) and its parcels’ tracking (`shipments`, empty until shipped). The same shape as `data.order` in every webhook.',
+        params: idParams,
+        response: { 200: documented(publicOrderSchema, 'The order', orderExamples), ...errors },
+      },
+    },
     async (request) => deps.orderApi.getOrder(principal(request).ownerId, request.params.id),
   );
 
@@ -73,9 +108,11 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
     {
       schema: {
         ...common,
-        summary: 'Your orders from every channel, newest first; page with `cursor` = the previous `nextCursor`',
+        summary: 'List your orders',
+        description:
+          'Your orders from every channel (marketplaces, this API, manual orders), newest first, `limit` at a time (1–100, 25 by default), optionally of one `status`. For the next page pass the answer’s `nextCursor` as `cursor`; it is null on the last page.',
         querystring: publicOrderListQuerySchema,
-        response: { 200: publicOrderListSchema, ...errors },
+        response: { 200: documented(publicOrderListSchema, 'A page of orders', orderListExamples), ...errors },
       },
     },
     async (request) => deps.orderApi.listOrders(principal(request).ownerId, request.query),

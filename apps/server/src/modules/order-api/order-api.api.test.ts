@@ -449,7 +449,7 @@ describe('/api/v1 authentication', () => {
   });
 
   it('documents the order API in OpenAPI with its security scheme', async () => {
-    const response = await t.client().get('/api/docs');
+    const response = await t.client().get('/api/docs/json');
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
     const doc = response.body;
     const post = doc.paths['/api/v1/orders'].post;

@@ -151,7 +151,7 @@ describe('public configuration and the API description', () => {
   });
 
   it('serves an OpenAPI document describing the routes', async () => {
-    const doc = await t.client().get('/api/docs');
+    const doc = await t.client().get('/api/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
     for (const path of ['/api/me', '/api/check-user', '/api/contact', '/api/admin/users/{id}', '/api/dashboard']) {

@@ -11,6 +11,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Link from '@mui/material/Link';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -27,6 +28,7 @@ import {
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { API_REFERENCE_URL } from './order-api/api-reference.ts';
 import { OrderApiPanel } from './order-api/OrderApiPanel.tsx';
 
 const DESCRIPTIONS: Partial<Record<Platform, string>> = {
@@ -146,7 +148,10 @@ export default function ConnectStorePage() {
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             Any other storefront: send orders to Layerline with an API key, and get a signed webhook on every
-            status change.
+            status change.{' '}
+            <Link href={API_REFERENCE_URL} target="_blank" rel="noreferrer" data-testid="api-reference-link">
+              API reference
+            </Link>
           </Typography>
           <OrderApiPanel />
         </CardContent>

@@ -4,6 +4,7 @@ import CardContent from '@mui/material/CardContent';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { ApiKeysCard } from './ApiKeysCard.tsx';
+import { ORDER_API_CALLS_URL } from './api-reference.ts';
 import { WebhookEndpointCard } from './WebhookEndpointCard.tsx';
 
 function curlExample(origin: string): string {
@@ -49,9 +50,9 @@ export function OrderApiPanel() {
             {curlExample(origin)}
           </Box>
           <Typography variant="body2" sx={{ mt: 1.5 }}>
-            Every endpoint and field is described in the{' '}
-            <Link href="/api/docs" target="_blank" rel="noreferrer">
-              API reference (OpenAPI)
+            Every endpoint, field and webhook, with examples and how to check a webhook’s signature, is in the{' '}
+            <Link href={ORDER_API_CALLS_URL} target="_blank" rel="noreferrer">
+              API reference
             </Link>
             .
           </Typography>

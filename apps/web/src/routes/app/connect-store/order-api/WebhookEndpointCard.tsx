@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../../../api/order-api.ts';
 import { useToast } from '../../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog.tsx';
+import { API_REFERENCE_URL } from './api-reference.ts';
 import { SecretReveal } from './SecretReveal.tsx';
 import { WebhookDeliveriesList } from './WebhookDeliveriesList.tsx';
 
@@ -116,7 +118,12 @@ function WebhookEndpointForm({
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           Every time one of your orders changes status we POST an <code>order.status_changed</code> event to
           this URL, signed with your secret (Standard Webhooks). Failed deliveries are retried 8 times over
-          one to two hours; below you see what your receiver answered, and can send an event again.
+          one to two hours; below you see what your receiver answered, and can send an event again. Every
+          event and how to verify its signature (with Node.js code) are in the{' '}
+          <Link href={API_REFERENCE_URL} target="_blank" rel="noreferrer">
+            API reference
+          </Link>
+          .
         </Typography>
 
         {secret ? (
