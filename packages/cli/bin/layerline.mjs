@@ -1,12 +1,23 @@
 #!/usr/bin/env node
-import { main } from '../src/main.ts';
+// Starts fast: the program is one prebuilt ESM file (dist/layerline.mjs, see build.mjs) rather
+// than the TypeScript tree, and V8's compile cache keeps it compiled between runs. The bundle is
+// rebuilt here when a file it came from changed; without esbuild (an install without dev
+// dependencies) or without write access, the TypeScript source runs instead: slower to start,
+// same answers.
+import module from 'node:module';
+import { pathToFileURL } from 'node:url';
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`layerline: internal error: ${err?.stack ?? err}\n`);
-    process.exitCode = 70;
-  },
-);
+module.enableCompileCache?.();
+const { bundleIsFresh, buildBundle, BUNDLE } = await import('../build.mjs');
+
+async function program() {
+  if (bundleIsFresh()) return pathToFileURL(BUNDLE).href;
+  try {
+    await buildBundle();
+    return pathToFileURL(BUNDLE).href;
+  } catch {
+    return new URL('../src/cli.ts', import.meta.url).href;
+  }
+}
+
+await import(await program());
