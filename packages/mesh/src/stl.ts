@@ -127,12 +127,10 @@ export function parseAsciiStl(bytes: Uint8Array): IndexedMesh {
   };
   /** True when no `vertex` word follows: what is left holds no geometry. */
   const onlyTextLeft = (): boolean => {
-    const from = pos;
-    const fromLine = line;
+    const [from, fromLine, word, wordEnd] = [pos, line, tokStart, tokEnd];
     let geometry = false;
     while (!geometry && next()) geometry = is('vertex');
-    pos = from;
-    line = fromLine;
+    [pos, line, tokStart, tokEnd] = [from, fromLine, word, wordEnd];
     return !geometry;
   };
   const hexOrFail = (): number => {

@@ -182,8 +182,11 @@ describe('ASCII STL: refused where the geometry would be a guess', () => {
     await refusedStl(facets((f, k) => (k === 6 ? `${f}\nhello` : f)));
     await refusedStl(facets((f, k) => (k === 6 ? f.replace('facet normal', 'facetnormal') : f)));
     await refusedStl(facets((f, k) => (k === 6 ? f.replace('vertex 10', 'vertex 10 7') : f)));
-    // A stray vertex after the end is geometry, not trailing text.
+    // A stray vertex after the end is geometry, not trailing text; the message names the first word out of place.
     await refusedStl(`${CLEAN_STL}vertex 1 2 3\n`);
+    await expect(analyzeModel(enc(`${CLEAN_STL}; made by\nhand\nvertex 1 2 3\n`))).rejects.toThrow(
+      `ASCII STL: expected "facet", "solid" or "endsolid", found ";" near line ${CLEAN_STL.split('\n').length}.`,
+    );
   });
 
   it('a file cut in the middle of a facet', async () => {
