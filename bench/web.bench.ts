@@ -2,7 +2,7 @@
  * Web delivery (issue 14): what a first visit costs on the wire and how soon it paints, in real
  * Chromium (Debian's /usr/bin/chromium through playwright-core, as the browser tests drive it)
  * against the real server on the embedded database (or PostgreSQL with DATABASE_URL) with the demo
- * data, serving the built web app (`npm run build` first).
+ * data, serving the built web app (`npm run build` first; the bench serves a copy taken at its start).
  *
  *   npm run bench:web [-- --runs 3]
  *
@@ -22,6 +22,9 @@
  * hundred milliseconds. Then a repeat visit of each page in the same context: with hashed assets
  * immutable, no script is asked for again. The target line says PASS/FAIL.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { DEMO_ACCOUNTS, demoPasswords, seedDemoData } from '../apps/server/src/demo-data.ts';
 import { newBrowser, signInContext, startApp, type Credentials } from '../e2e/harness.ts';
@@ -40,10 +43,10 @@ const SLOW_4G = {
   uploadThroughput: (750 * 1024) / 8,
 };
 const PAGES = [
-  { path: '/', signedIn: false },
-  { path: '/pricing', signedIn: false },
-  { path: '/dashboard', signedIn: true },
-  { path: '/my-designs', signedIn: true },
+  { url: '/', signedIn: false },
+  { url: '/pricing', signedIn: false },
+  { url: '/dashboard', signedIn: true },
+  { url: '/my-designs', signedIn: true },
 ] as const;
 
 interface Visit {
@@ -83,7 +86,7 @@ const RECORD_LCP = `
 
 async function visit(
   context: BrowserContext,
-  path: string,
+  url: string,
   options: { identity: boolean; throttled: boolean },
 ): Promise<Visit> {
   const page = await context.newPage();
@@ -133,13 +136,11 @@ async function visit(
     transfer.done = true;
   });
   await page.addInitScript(RECORD_LCP);
-  await page.goto(path, { waitUntil: 'networkidle', timeout: 120_000 });
+  await page.goto(url, { waitUntil: 'networkidle', timeout: 120_000 });
   const lcpMs = await page.evaluate(() => (window as unknown as { __lcp: number | null }).__lcp);
   await page.close();
-  // A build written while the bench runs leaves the server (which lists the files at start) without
-  // the new names: the page would not render, and its figures would mean nothing.
-  if (failed.length > 0)
-    throw new Error(`${path}: ${failed.join(', ')} (was the web app rebuilt during the run?)`);
+  // A page without all of its files would not render, and its figures would mean nothing.
+  if (failed.length > 0) throw new Error(`${url}: ${failed.join(', ')}`);
   const finished = [...transfers.values()].filter((transfer) => transfer.done);
   const scripts = finished.filter((transfer) => transfer.type === 'Script');
   const sum = (list: Transfer[], field: 'body' | 'decoded' | 'total') =>
@@ -167,7 +168,15 @@ const median = (values: number[]) => {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value)} ms`);
 
-const app = await startApp();
+// The build as it is now, copied aside (source maps left out): a build written while the bench runs
+// (another checkout's tests build too) empties apps/web/dist and would leave the pages without files.
+const WEB_DIST = path.resolve(import.meta.dirname, '../apps/web/dist');
+if (!fs.existsSync(path.join(WEB_DIST, 'index.html')))
+  throw new Error('The web app is not built: run `npm run build`.');
+const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'layerline-web-bench-'));
+fs.cpSync(WEB_DIST, snapshot, { recursive: true, filter: (source) => !source.endsWith('.map') });
+
+const app = await startApp({ WEB_DIST_DIR: snapshot });
 const browser = await newBrowser();
 try {
   const { context: appContext } = app.testApp;
@@ -207,7 +216,7 @@ try {
     ].join('\t'),
   );
   const results = new Map<string, { compressed: Visit; baseline: Visit }>();
-  for (const { path, signedIn } of PAGES) {
+  for (const { url, signedIn } of PAGES) {
     const row: Partial<Record<'compressed' | 'baseline', Visit>> = {};
     for (const mode of ['compressed', 'baseline'] as const) {
       const visits: Visit[] = [];
@@ -215,7 +224,7 @@ try {
       for (let run = 0; run < RUNS; run++) {
         for (const throttled of [false, true]) {
           const context = await freshContext(signedIn);
-          const measured = await visit(context, path, { identity: mode === 'baseline', throttled });
+          const measured = await visit(context, url, { identity: mode === 'baseline', throttled });
           await context.close();
           if (throttled) slowLcps.push(measured.lcpMs ?? Number.NaN);
           else visits.push(measured);
@@ -236,7 +245,7 @@ try {
       const slow = slowLcps.filter((v) => !Number.isNaN(v));
       console.log(
         [
-          path,
+          url,
           mode,
           summary.requests,
           summary.jsFiles,
@@ -249,17 +258,17 @@ try {
         ].join('\t'),
       );
     }
-    results.set(path, { compressed: row.compressed!, baseline: row.baseline! });
+    results.set(url, { compressed: row.compressed!, baseline: row.baseline! });
   }
 
   console.log('\nRepeat visit (same context, cache warm), compressed:');
   console.log(['page', 'requests', 'from cache', 'JS on the wire', 'all on the wire'].join('\t'));
-  for (const { path, signedIn } of PAGES) {
+  for (const { url, signedIn } of PAGES) {
     const context = await freshContext(signedIn);
-    await visit(context, path, { identity: false, throttled: false });
-    const again = await visit(context, path, { identity: false, throttled: false });
+    await visit(context, url, { identity: false, throttled: false });
+    const again = await visit(context, url, { identity: false, throttled: false });
     await context.close();
-    console.log([path, again.requests, again.cached, kb(again.jsWire), kb(again.wire)].join('\t'));
+    console.log([url, again.requests, again.cached, kb(again.jsWire), kb(again.wire)].join('\t'));
   }
 
   const landing = results.get('/')!;
@@ -281,4 +290,5 @@ try {
 } finally {
   await browser.close();
   await app.stop();
+  fs.rmSync(snapshot, { recursive: true, force: true });
 }
