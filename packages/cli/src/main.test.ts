@@ -102,6 +102,7 @@ describe('layerline quote', () => {
     });
 
     it('answers exactly as the TypeScript source', () => {
+      run('quote', '--help'); // the bundle is built from the sources as they are now
       const files = [
         'ps-20mm_cube.obj',
         '3mfs-components.3mf',
