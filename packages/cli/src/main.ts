@@ -37,11 +37,15 @@ interface Options {
 class UsageError extends Error {}
 
 export function parseArgs(argv: string[]): Options {
-  if (argv[0] !== 'quote') throw new UsageError(argv[0] ? `Unknown command "${argv[0]}".` : 'Missing command.');
+  if (argv[0] !== 'quote')
+    throw new UsageError(argv[0] ? `Unknown command "${argv[0]}".` : 'Missing command.');
   const o: Options = { files: [], filament: 'PLA', json: false };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new UsageError(`${flag} needs a value.`);
@@ -49,14 +53,16 @@ export function parseArgs(argv: string[]): Options {
     };
     const num = (v: string, name: string, min: number, max: number): number => {
       const n = Number(v);
-      if (!/^\d+(\.\d+)?$/.test(v) || !(n >= min && n <= max)) throw new UsageError(`${name} must be a number from ${min} to ${max}.`);
+      if (!/^\d+(\.\d+)?$/.test(v) || !(n >= min && n <= max))
+        throw new UsageError(`${name} must be a number from ${min} to ${max}.`);
       return n;
     };
     if (flag === '--json') o.json = true;
     else if (flag === '--filament') {
       const v = value();
       const match = FILAMENT_TYPES.find((f) => f.toLowerCase() === v.toLowerCase());
-      if (!match || !isFilamentType(match)) throw new UsageError(`--filament must be one of ${FILAMENT_TYPES.join(', ')}.`);
+      if (!match || !isFilamentType(match))
+        throw new UsageError(`--filament must be one of ${FILAMENT_TYPES.join(', ')}.`);
       o.filament = match;
     } else if (flag === '--infill') o.infill = num(value(), '--infill', 0, 100);
     else if (flag === '--layer') o.layer = num(value(), '--layer', 0.05, 0.32);
@@ -68,13 +74,31 @@ export function parseArgs(argv: string[]): Options {
   return o;
 }
 
-export async function quoteFile(path: string, o: Pick<Options, 'filament' | 'infill' | 'layer'>): Promise<QuoteRow> {
+export async function quoteFile(
+  path: string,
+  o: Pick<Options, 'filament' | 'infill' | 'layer'>,
+): Promise<QuoteRow> {
   const row: QuoteRow = { file: path };
+  let bytes: Uint8Array;
   try {
     const st = await stat(path);
     if (!st.isFile()) throw new Error('not a regular file');
-    if (st.size > MESH_LIMITS.maxFileBytes) throw new MeshError('too-large', `The file is ${st.size} bytes; the limit is ${MESH_LIMITS.maxFileBytes}.`);
-    const bytes = await readFile(path);
+    if (st.size > MESH_LIMITS.maxFileBytes)
+      throw new MeshError(
+        'too-large',
+        `The file is ${st.size} bytes; the limit is ${MESH_LIMITS.maxFileBytes}.`,
+      );
+    bytes = await readFile(path);
+  } catch (err) {
+    if (err instanceof MeshError) return { ...row, error: err.message, errorCode: err.code };
+    const e = err as NodeJS.ErrnoException;
+    return {
+      ...row,
+      error: e.code === 'ENOENT' ? 'File not found.' : `Cannot read the file (${e.message}).`,
+      errorCode: 'io',
+    };
+  }
+  try {
     const a = await analyzeModel(bytes, { fileName: basename(path) });
     const e = estimatePrint(a, { filament: o.filament, infillPercent: o.infill, layerHeightMm: o.layer });
     row.format = a.format;
@@ -84,16 +108,20 @@ export async function quoteFile(path: string, o: Pick<Options, 'filament' | 'inf
     row.grams = round(e.grams, 2);
     row.printSeconds = Math.round(e.printSeconds);
     row.costUsd = round(e.costUsd, 2);
-    row.problems = a.problems.map(({ code, severity, message, count }) => ({ code, severity, message, count }));
+    row.problems = a.problems.map(({ code, severity, message, count }) => ({
+      code,
+      severity,
+      message,
+      count,
+    }));
   } catch (err) {
-    if (err instanceof MeshError) {
-      row.error = err.message;
-      row.errorCode = err.code;
-    } else {
-      const e = err as NodeJS.ErrnoException;
-      row.error = e.code === 'ENOENT' ? 'File not found.' : `Cannot read the file (${e.message}).`;
-      row.errorCode = 'io';
-    }
+    if (err instanceof MeshError) return { ...row, error: err.message, errorCode: err.code };
+    // A bug in the engine, not a problem of the file: said so, and the other files are still quoted.
+    return {
+      ...row,
+      error: `Internal error while quoting this file: ${(err as Error)?.message ?? err}`,
+      errorCode: 'internal',
+    };
   }
   return row;
 }
@@ -104,12 +132,23 @@ function round(v: number, d: number): number {
 }
 
 function duration(s: number): string {
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+  const h = Math.floor(s / 3600),
+    m = Math.floor((s % 3600) / 60);
   return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
 }
 
 export function formatTable(rows: QuoteRow[]): string {
-  const head = ['file', 'format', 'triangles', 'volume cm³', 'size mm', 'grams', 'time', 'cost $', 'problems'];
+  const head = [
+    'file',
+    'format',
+    'triangles',
+    'volume cm³',
+    'size mm',
+    'grams',
+    'time',
+    'cost $',
+    'problems',
+  ];
   const body = rows.map((r) =>
     r.error
       ? [basename(r.file), 'ERROR', '', '', '', '', '', '', r.error]
@@ -122,11 +161,18 @@ export function formatTable(rows: QuoteRow[]): string {
           r.grams!.toFixed(2),
           duration(r.printSeconds!),
           r.costUsd!.toFixed(2),
-          r.problems!.filter((p) => p.severity !== 'info').map((p) => p.code).join(', ') || '-',
+          r
+            .problems!.filter((p) => p.severity !== 'info')
+            .map((p) => p.code)
+            .join(', ') || '-',
         ],
   );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
