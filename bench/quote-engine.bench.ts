@@ -292,8 +292,8 @@ function printVersusPrusaSlicer(
   }
   if (!withPrusa) {
     console.log('\nPrusaSlicer was not run: no speed-up measured.\n');
-    judge('quote vs PrusaSlicer, median model', '>= 20x', 'PrusaSlicer not installed', undefined);
-    judge('quote vs PrusaSlicer, every model', '>= 5x', 'PrusaSlicer not installed', undefined);
+    judge('quote vs PrusaSlicer, median model', '>= 20x', 'not measured: PrusaSlicer not run', undefined);
+    judge('quote vs PrusaSlicer, every model', '>= 5x', 'not measured: PrusaSlicer not run', undefined);
     return;
   }
   const xs = speedUps.map((s) => s.x);
@@ -826,9 +826,9 @@ async function coldProcess(rounds: number): Promise<string[][]> {
 function printVerdicts(): void {
   console.log('\n## Verdicts\n');
   for (const v of verdicts) console.log([v.result, v.target, v.goal, v.measured].join('\t'));
-  const failed = verdicts.filter((v) => v.result === 'FAIL').length;
+  const count = (r: Verdict['result']) => verdicts.filter((v) => v.result === r).length;
   console.log(
-    `\n${verdicts.length - failed} of ${verdicts.length} targets PASS${failed ? `, ${failed} FAIL` : ''}`,
+    `\n${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('n/a')} not measured (of ${verdicts.length} targets)`,
   );
 }
 
