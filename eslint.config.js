@@ -12,7 +12,7 @@ const restrict = (patterns) => ['error', { patterns }];
 
 export default tseslint.config(
   // The WebAssembly kernels are AssemblyScript (its own types and decorators); asc checks them.
-  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/server/drizzle/**', 'coverage/**', 'packages/mesh/assembly/kernels.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/server/drizzle/**', 'coverage/**', 'packages/mesh/assembly/kernels.ts', 'packages/mesh/assembly/layers.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {

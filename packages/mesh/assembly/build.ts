@@ -3,11 +3,17 @@
  * form the engine loads (so the engine needs neither the compiler nor file access at run time).
  * `npm run build:kernels -w @layerline/mesh`; kernels.test.ts fails when the two disagree.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 
 const SOURCE = fileURLToPath(new URL('./kernels.ts', import.meta.url));
+/** The kernels' sources: kernels.ts and the modules it exports from, all in this folder. */
+const sourceOf = (name: string): string | null => {
+  const file = fileURLToPath(new URL(`./${basename(name)}`, import.meta.url));
+  return name.endsWith('.ts') && !name.includes('node_modules') && existsSync(file) ? readFileSync(file, 'utf8') : null;
+};
 const OUTPUT = fileURLToPath(new URL('../src/kernels-wasm.ts', import.meta.url));
 
 /** The module's bytes, compiled from the kernels' source as it is now. */
@@ -16,7 +22,7 @@ export async function compileKernels(): Promise<Uint8Array> {
   const { error, stderr } = await asc.main(
     [SOURCE, '-O3', '--runtime', 'stub', '--noAssert', '--importMemory', '--initialMemory', '1', '--outFile', 'kernels.wasm'],
     {
-      readFile: (name: string) => (name === SOURCE || name.endsWith('/kernels.ts') ? readFileSync(SOURCE, 'utf8') : null),
+      readFile: (name: string) => (name === SOURCE ? readFileSync(SOURCE, 'utf8') : sourceOf(name)),
       writeFile: (name: string, contents: Uint8Array | string) => {
         if (name.endsWith('.wasm') && typeof contents !== 'string') wasm = contents;
       },

@@ -4,6 +4,8 @@
  * every pointer here is a byte offset into it, and nothing is allocated here.
  */
 
+export * from './layers';
+
 /** Triangles read and hashed before their buckets are touched and probed (see weldStl). */
 const BATCH: i32 = 64;
 const NEGATIVE_ZERO: i32 = <i32>0x80000000;

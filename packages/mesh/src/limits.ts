@@ -26,8 +26,13 @@ export const MESH_LIMITS = {
    */
   maxObjectLayers: 100_000,
   maxLayerCuts: 16_000_000,
-  /** Grid cells visited over all layers of all objects; beyond it every grid coarsens alike. */
-  maxEstimateCells: 120_000_000,
+  /**
+   * The estimate's work, independent of the print's size: grid cells rasterised, measured and
+   * classified over all layers of all objects (docs/quote-engine.md, "Bounded work"). A print
+   * that would take more has layers interpolated between classified ones, and coarser cells
+   * when even its skins would not fit; a model larger than the build volume gets 1/16 of it.
+   */
+  estimateCellBudget: 32_000_000,
 } as const;
 
 export type MeshLimits = typeof MESH_LIMITS;

@@ -63,6 +63,32 @@ export interface Kernels {
   ): number;
   objCounts(which: number): number;
   runStop(): number;
+  // The estimate's layers (assembly/layers.ts, driven by slicing/layer-classifier.ts).
+  layerGrid(nx: number, ny: number, x0: number, y0: number, cell: number, perimBand: number, solidFrom: number, sf2: number, top: number, bottom: number, minArea: number): void;
+  layerBuffers(
+    below: number,
+    belowRaw: number,
+    prevClass: number,
+    cls: number,
+    core: number,
+    label: number,
+    stack: number,
+    rowCount: number,
+    rowFill: number,
+    xs: number,
+    dirs: number,
+    crossings: number,
+    edtF: number,
+    edtV: number,
+    edtZ: number,
+    edtOut: number,
+    runs: number,
+  ): void;
+  clearWindow(mask: number, c0: number, c1: number, r0: number, r1: number): void;
+  rasterizeLayer(segs: number, s0: number, s1: number, mask: number): number;
+  distanceLayer(mask: number, d2: number, c0: number, c1: number, r0: number, r1: number): void;
+  classifyLayer(mask: number, d2: number, above: number, next: number, first: boolean, c0: number, c1: number, r0: number, r1: number, out: number): void;
+  rollLayer(mask: number, withClasses: boolean, c0: number, c1: number, r0: number, r1: number): void;
 }
 
 const IDLE_MS = 30_000;
