@@ -281,9 +281,10 @@ function edt1d(n: i32): void {
 }
 
 /**
- * Classifies a layer (window c0..c1, r0..r1) and writes its figures as 9 f64 at `out`: the
+ * Classifies a layer (window c0..c1, r0..r1) and writes its figures as 12 f64 at `out`: the
  * perimeter band, solid, top, bridge and sparse areas in cells (fractional), the sparse region's
- * outline in cell edges, islands, holes and the cells inside. `above` lists the masks of the topLayers layers
+ * outline in cell edges, islands, holes, the cells inside, and the outlines of the solid, top and
+ * bridge regions in cell edges. `above` lists the masks of the topLayers layers
  * above (0 past the top), `next` is the first of them; `first` is the first layer (no bridges).
  */
 export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usize, first: bool, c0: i32, c1: i32, r0: i32, r1: i32, out: usize): void {
@@ -349,7 +350,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) >= 4) setU8(cls, i, 2);
   // solid_infill_below_area: small sparse islands are filled solid. A cell is visited when its
   // label is this classification's number, so labels are never cleared.
-  if (++visit == 0) {
+  if (++visit <= 0) {
     memory.fill(label, 0, <usize>(nx * ny) << 2);
     visit = 1;
   }
@@ -414,9 +415,18 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
           !first &&
           bridgeCandidate(i) &&
           (u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx)) == 1;
-        if (bridge) bridgeCells += fi;
-        else if (next == 0 || u8at(next, i) == 0) topCells += fi;
-        else solidCells += fi;
+        // Which solid it is, kept in the labels (negative: the islands' visit numbers are positive)
+        // for the regions' outlines below.
+        if (bridge) {
+          bridgeCells += fi;
+          setI32(label, i, BRIDGE);
+        } else if (next == 0 || u8at(next, i) == 0) {
+          topCells += fi;
+          setI32(label, i, TOP);
+        } else {
+          solidCells += fi;
+          setI32(label, i, SOLID);
+        }
       } else if (c == 3) {
         const fsRaw = (db - perimBand) / cell + 0.5;
         sparseCells += fsRaw >= 1 ? 1 : fsRaw > 0 ? fsRaw : 0;
@@ -427,10 +437,27 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
       }
     }
   }
+  // Outlines of the solid, top and bridge regions (cell edges to another kind), for their lines' lengths.
+  let solidEdges: i32 = 0, topEdges: i32 = 0, bridgeEdges: i32 = 0;
+  for (let r = r0; r < r1; r++) {
+    for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
+      if (u8at(cls, i) != 2) continue;
+      const kind = i32at(label, i);
+      let edges: i32 = 0;
+      if (u8at(cls, i - 1) != 2 || i32at(label, i - 1) != kind) edges++;
+      if (u8at(cls, i + 1) != 2 || i32at(label, i + 1) != kind) edges++;
+      if (u8at(cls, i - nx) != 2 || i32at(label, i - nx) != kind) edges++;
+      if (u8at(cls, i + nx) != 2 || i32at(label, i + nx) != kind) edges++;
+      if (kind == BRIDGE) bridgeEdges += edges;
+      else if (kind == TOP) topEdges += edges;
+      else solidEdges += edges;
+    }
+  }
   // Islands (inside components) for travel and loop lengths, and holes: background components
   // that do not touch the window's border.
-  islands = components(mask, true, c0, c1, r0, r1);
-  holes = components(mask, false, c0, c1, r0, r1);
+  islands = components(mask, INSIDE, c0, c1, r0, r1);
+  holes = components(mask, BACKGROUND, c0, c1, r0, r1);
+
   store<f64>(out, perimCells);
   store<f64>(out, solidCells, 8);
   store<f64>(out, topCells, 16);
@@ -440,7 +467,14 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   store<f64>(out, <f64>islands, 48);
   store<f64>(out, <f64>holes, 56);
   store<f64>(out, <f64>inside, 64);
+  store<f64>(out, <f64>solidEdges, 72);
+  store<f64>(out, <f64>topEdges, 80);
+  store<f64>(out, <f64>bridgeEdges, 88);
 }
+
+const SOLID: i32 = -1;
+const TOP: i32 = -2;
+const BRIDGE: i32 = -3;
 
 @inline function bridgeCandidate(i: i32): bool {
   const p = u8at(prevClass, i);
@@ -499,25 +533,32 @@ function runUnion(a: i32, b: i32): void {
   store<i32>(pa, load<i32>(pa) | (load<i32>(pb) & BORDER));
 }
 
+/** What `components` counts: cells inside, or background cells away from the border. */
+const INSIDE: i32 = 0;
+const BACKGROUND: i32 = 1;
+
+@inline function counted(what: i32, mask: usize, i: i32): bool {
+  return what == INSIDE ? u8at(mask, i) != 0 : u8at(mask, i) == 0;
+}
+
 /**
- * Counts the 4-connected components of the window's inside cells (`inside`) or of its
- * background cells not touching the window's border, from runs of cells along the rows joined
- * where they overlap the runs of the row above (union-find): the cells are read once, the rest
- * is per run.
+ * Counts the 4-connected components of the window's inside cells, or of its background cells
+ * not touching the window's border (holes), from runs of cells along the rows joined where they
+ * overlap the runs of the row above (union-find): the cells are read once, the rest is per run.
  */
-function components(mask: usize, inside: bool, c0: i32, c1: i32, r0: i32, r1: i32): i32 {
+function components(mask: usize, what: i32, c0: i32, c1: i32, r0: i32, r1: i32): i32 {
   let count: i32 = 0;
   let prevFrom: i32 = 0, prevTo: i32 = 0;
   for (let r = r0; r < r1; r++) {
     const from = count;
-    const row = mask + <usize>(r * nx);
+    const row = r * nx;
     let c = c0;
     while (c < c1) {
-      while (c < c1 && (u8at(row, c) != 0) != inside) c++;
+      while (c < c1 && !counted(what, mask, row + c)) c++;
       if (c >= c1) break;
       const start = c;
-      while (c < c1 && (u8at(row, c) != 0) == inside) c++;
-      const border = !inside && (r == r0 || r == r1 - 1 || start == c0 || c == c1);
+      while (c < c1 && counted(what, mask, row + c)) c++;
+      const border = what == BACKGROUND && (r == r0 || r == r1 - 1 || start == c0 || c == c1);
       const o = runs + (<usize>count * 12);
       store<i32>(o, start);
       store<i32>(o, c, 4);
@@ -537,7 +578,7 @@ function components(mask: usize, inside: bool, c0: i32, c1: i32, r0: i32, r1: i3
   let result: i32 = 0;
   for (let q = 0; q < count; q++) {
     if (runParent(q) != q) continue;
-    if (inside || (load<i32>(runs + (<usize>q * 12), 8) & BORDER) == 0) result++;
+    if ((load<i32>(runs + (<usize>q * 12), 8) & BORDER) == 0) result++;
   }
   return result;
 }

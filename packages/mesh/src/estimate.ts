@@ -5,7 +5,7 @@ import { countCuts, sliceTriangles } from './slicing/slice.ts';
 import { MeshError } from './errors.ts';
 import { MESH_LIMITS } from './limits.ts';
 import type { Grid } from './slicing/grid.ts';
-import { linesTime, moveTime } from './slicing/motion.ts';
+import { LayerTimer, type Extrusion, type Travels } from './slicing/layer-time.ts';
 import { BOX_BLOCK, layerGeometry, type LayerGeometry } from './slicing/layer-geometry.ts';
 import { classifyLayers } from './slicing/layer-classifier.ts';
 import {
@@ -30,13 +30,13 @@ const CAL = {
   gyroidDensity: 0.98,
   /** Infill anchors and wall connections add this many line lengths per mm of sparse outline (infill_anchor 600 %). */
   anchorFraction: 0.26,
-  /** Retracting travels per contour (to its loops) and per island (to its infill) per layer. */
-  travelsPerContour: 1,
-  travelsPerIsland: 1,
-  /** Share of gyroid line ends that anchors do not join (round synthetic shapes: 0.6-0.65). */
-  unanchoredFraction: 0.6,
+  /**
+   * Share of gyroid line ends that anchors do not join, so a retracting travel starts the next
+   * line (cylinders, a tube, two cylinders: 0.05-0.07 retractions per mm of sparse outline).
+   */
+  unanchoredFraction: 0.06,
   /** Gyroid polylines turn continuously; each straight piece is about this many line spacings long. */
-  gyroidPieceSpacings: 1.2,
+  gyroidPieceSpacings: 1.35,
 } as const;
 
 export interface PrintEstimate {
@@ -65,12 +65,6 @@ export interface PrintEstimate {
    */
   work: { cells: number; masks: number; classified: number; interpolated: number };
   settings: PrintSettings;
-}
-
-interface LayerAcc {
-  extrudeS: number;
-  fixedS: number;
-  extrudeLen: number;
 }
 
 /** Cells of the finest grid per layer; a larger footprint gets coarser cells. */
@@ -244,7 +238,8 @@ export interface LayerTrace {
   topMm2: number;
   bridgeMm2: number;
   sparseMm2: number;
-  seconds: number;
+  /** Retracting travels. */
+  travels: number;
   /** Whether the layer was classified (false: interpolated from the classified layers around it). */
   classified: boolean;
 }
@@ -267,15 +262,12 @@ export function estimatePrint(
   const bridgeFactor = ((Math.PI / 4) * s.nozzleMm * s.nozzleMm) / ((s.nozzleMm + 0.05) * h);
   const sparseDensity = (s.infillPercent / 100) * CAL.gyroidDensity;
   const topSpacing = s.topWidthMm - h * (1 - Math.PI / 4);
-  const layerAcc: LayerAcc[] = [];
+  const layerWork: { extrusions: Extrusion[]; travels: Travels[]; height: number }[] = [];
+  const timer = new LayerTimer(s);
   let vPerim = 0,
     vSolid = 0,
     vBridge = 0,
     vSparse = 0;
-  let tPerim = 0,
-    tSkin = 0,
-    tInfill = 0,
-    tTravel = 0;
   const work = { cells: 0, masks: 0, classified: 0, interpolated: 0 };
 
   // Plan every object before any per-layer work: its box, layers, cuts, exact layer geometry and
@@ -367,7 +359,7 @@ export function estimatePrint(
       vBridge += volBridge;
       vSparse += volSparse;
 
-      // Time.
+      // Time: what the layer extrudes, kind by kind, and its retracting travels (layer-time.ts).
       const first = K === 0;
       const sp1 = s.speeds;
       const capV = (v: number, width: number) =>
@@ -378,66 +370,100 @@ export function estimatePrint(
       const extLen = Math.min(outline, perimLen);
       const innerLen = Math.max(0, perimLen - extLen);
       const small = loopLen < 2 * Math.PI * 6.5;
-      const vExt = capV(
-        first
-          ? sp1.firstLayer
-          : small
-            ? Math.min(sp1.smallPerimeter, sp1.externalPerimeter)
-            : sp1.externalPerimeter,
-        w,
-      );
-      const vIn = capV(first ? sp1.firstLayer : small ? sp1.smallPerimeter : sp1.perimeter, w);
-      const aP = first ? s.accel.firstLayer : s.accel.perimeter;
-      const jerk = s.jerkMmS;
-      const tp =
-        linesTime(extLen, loopLen, vExt, aP, jerk) + linesTime(innerLen, Math.max(1, loopLen), vIn, aP, jerk);
-      // Skin lines run across the region: mean chord of a convex region is pi*A/P (Cauchy).
-      const regionA = aSolid + aTop + aBridge;
-      const chord = outline > 0 ? Math.max(1, (Math.PI * (regionA + aSparse)) / outline) : 1;
-      const aS = first ? s.accel.firstLayer : s.accel.default;
-      const tSolid = linesTime(
-        aSolid / sp,
-        chord,
+      const perimAccel = timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.perimeter);
+      const skinAccel = timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.default);
+      const extrusions = (layerWork[K] ??= { extrusions: [], travels: [], height: lh }).extrusions;
+      // Loops: one external per contour, the inner ones inside it, each from its seam round.
+      extrusions.push({
+        kind: 'perimeter',
+        length: extLen,
+        pieces: contours,
+        speed: capV(
+          first
+            ? sp1.firstLayer
+            : small
+              ? Math.min(sp1.smallPerimeter, sp1.externalPerimeter)
+              : sp1.externalPerimeter,
+          w,
+        ),
+        accel: perimAccel,
+        slows: true,
+      });
+      extrusions.push({
+        kind: 'perimeter',
+        length: innerLen,
+        pieces: contours * Math.max(1, s.perimeters - 1),
+        speed: capV(first ? sp1.firstLayer : small ? sp1.smallPerimeter : sp1.perimeter, w),
+        accel: perimAccel,
+        slows: true,
+      });
+      // Skins are lines across their region, each a mean chord long (pi·A/P, Cauchy; the region's
+      // outline from its cell edges), each followed by a connector along the region's outline:
+      // two pieces a line, from corner to corner.
+      const skin = (
+        area: number,
+        edges: number,
+        spacing: number,
+        speed: number,
+        accel: number,
+        slows: boolean,
+      ) => {
+        if (!(area > 0)) return;
+        const length = area / spacing;
+        const outlineMm = edges * cell * (Math.PI / 4);
+        const chord =
+          outlineMm > 0
+            ? Math.max(spacing, (Math.PI * area) / outlineMm)
+            : Math.max(1, (Math.PI * area) / Math.max(1e-9, outline));
+        extrusions.push({ kind: 'skin', length, pieces: (2 * length) / chord, speed, accel, slows });
+      };
+      skin(
+        aSolid,
+        fig[o + FIG.solidEdges]!,
+        sp,
         capV(first ? sp1.firstLayer : sp1.solidInfill, w),
-        aS,
-        jerk,
+        skinAccel,
+        true,
       );
-      const tTop = linesTime(
-        aTop / topSpacing,
-        chord,
+      skin(
+        aTop,
+        fig[o + FIG.topEdges]!,
+        topSpacing,
         capV(first ? sp1.firstLayer : sp1.topSolidInfill, s.topWidthMm),
-        aS,
-        jerk,
+        skinAccel,
+        true,
       );
-      const tBr = linesTime(
-        aBridge / (s.nozzleMm + 0.05),
-        chord,
+      skin(
+        aBridge,
+        fig[o + FIG.bridgeEdges]!,
+        s.nozzleMm + 0.05,
         first ? sp1.firstLayer : sp1.bridge,
-        first ? s.accel.firstLayer : s.accel.bridge,
-        jerk,
+        timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.bridge),
+        false,
       );
+      // Gyroid polylines turn continuously: a corner every CAL.gyroidPieceSpacings line spacings.
       const sparseLen = volSparse / (lh * sp);
-      const tSp = linesTime(
-        sparseLen,
-        CAL.gyroidPieceSpacings * (sp / Math.max(0.01, sparseDensity)),
-        capV(first ? sp1.firstLayer : sp1.infill, w),
-        first ? s.accel.firstLayer : s.accel.infill,
-        jerk,
-      );
-      // Travel: retract + lift + move + lower + unretract per island change.
-      // One retracting travel to each contour's loops, one more per island to its infill.
-      // Gyroid lines leave the sparse region about twice per line spacing of its outline; anchors
-      // join only part of them, the rest start with a retracting travel.
-      const gyroidPieces =
-        sparseDensity > 0 ? (sparseOutline / (2 * (sp / sparseDensity))) * CAL.unanchoredFraction : 0;
-      const travels = contours * CAL.travelsPerContour + islands * CAL.travelsPerIsland;
-      const retract = (2 * s.retractLengthMm) / s.retractSpeedMmS + (2 * s.retractLiftMm) / s.maxFeedrateZ;
-      const hop = Math.sqrt(Math.max(1, (aPerim + regionA + aSparse) / Math.max(1, islands)));
-      const tTr =
-        travels * (retract + moveTime(hop, sp1.travel, s.accel.travel, jerk)) +
-        gyroidPieces *
-          (retract + moveTime((2 * sp) / Math.max(0.01, sparseDensity), sp1.travel, s.accel.travel, jerk)) +
-        lh / s.maxFeedrateZ;
+      extrusions.push({
+        kind: 'infill',
+        length: sparseLen,
+        pieces: sparseLen / (CAL.gyroidPieceSpacings * (sp / Math.max(0.01, sparseDensity))),
+        speed: capV(first ? sp1.firstLayer : sp1.infill, w),
+        accel: timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.infill),
+        slows: true,
+      });
+      // Retracting travels: one to each contour's loops and one more per island to its infill;
+      // gyroid lines leave the sparse region about twice per line spacing of its outline, and
+      // anchors join most of them, the rest start with a retracting travel.
+      const travels = layerWork[K]!.travels;
+      const hop = Math.sqrt(Math.max(1, (aPerim + aSolid + aTop + aBridge + aSparse) / Math.max(1, islands)));
+      const retracts = contours + islands;
+      travels.push({ count: retracts, distance: hop });
+      if (sparseDensity > 0) {
+        travels.push({
+          count: (sparseOutline / (2 * (sp / sparseDensity))) * CAL.unanchoredFraction,
+          distance: (2 * sp) / sparseDensity,
+        });
+      }
       trace?.({
         part: plan.part,
         layer: K,
@@ -448,36 +474,30 @@ export function estimatePrint(
         topMm2: aTop,
         bridgeMm2: aBridge,
         sparseMm2: aSparse,
-        seconds: tp + tSolid + tTop + tBr + tSp + tTr,
+        travels:
+          retracts +
+          (sparseDensity > 0 ? (sparseOutline / (2 * (sp / sparseDensity))) * CAL.unanchoredFraction : 0),
         classified: sel.emit[K] === 1,
       });
-      tPerim += tp;
-      tSkin += tSolid + tTop + tBr;
-      tInfill += tSp;
-      tTravel += tTr;
-      const acc = (layerAcc[K] ??= { extrudeS: 0, fixedS: 0, extrudeLen: 0 });
-      acc.extrudeS += tp + tSolid + tTop + tBr + tSp;
-      acc.fixedS += tTr;
-      acc.extrudeLen +=
-        perimLen + aSolid / sp + aTop / topSpacing + aBridge / (s.nozzleMm + 0.05) + sparseLen;
     }
   });
 
-  // Minimum layer time: extrusions slow down (not below min speed) until the layer takes minLayerTimeS.
-  let printS = 0;
-  let slowdownS = 0;
-  for (const acc of layerAcc) {
-    if (!acc) continue;
-    let t = acc.extrudeS + acc.fixedS;
-    if (t < s.minLayerTimeS && acc.extrudeS > 0) {
-      const slowest = acc.extrudeLen / s.minPrintSpeedMmS;
-      const target = Math.min(s.minLayerTimeS - acc.fixedS, Math.max(acc.extrudeS, slowest));
-      const extra = Math.max(0, target - acc.extrudeS);
-      slowdownS += extra;
-      t += extra;
-    }
-    printS += t;
+  // Each layer's time, all objects at its height together: the minimum layer time is the layer's.
+  let tPerim = 0,
+    tSkin = 0,
+    tInfill = 0,
+    tTravel = 0,
+    slowdownS = 0;
+  for (const work of layerWork) {
+    if (!work) continue;
+    const t = timer.layer(work.extrusions, work.travels, work.height);
+    tPerim += t.perimeter;
+    tSkin += t.skin;
+    tInfill += t.infill;
+    tTravel += t.travel;
+    slowdownS += t.slowdown;
   }
+  const printS = tPerim + tSkin + tInfill + tTravel + slowdownS;
   const rho = densityOf(s);
   const vTotal = vPerim + vSolid + vBridge + vSparse;
   const g = (v: number) => (v / 1000) * rho;
@@ -489,7 +509,7 @@ export function estimatePrint(
     filamentMm: vTotal / filamentArea,
     extrudedMm3: vTotal,
     costUsd: fulfilmentCostUsd(s.filament, grams),
-    layers: layerAcc.length,
+    layers: layerWork.length,
     breakdown: {
       perimeterG: g(vPerim),
       skinG: g(vSolid + vBridge),

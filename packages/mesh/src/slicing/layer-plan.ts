@@ -191,8 +191,8 @@ export function planLayers(
  * outline to bound the area the rasteriser fills: where the emitted layers' inside cells miss
  * their exact areas by more than 10 % (an open mesh), figures are only interpolated.
  * Interpolation does not cross a step, and a layer away from steps takes layers away from steps
- * where its stretch has them, so a roof or a floor is not spread over the layers between;
- * islands and holes come from the nearer layer.
+ * where its stretch has them, so a roof or a floor is not spread over the layers between; islands
+ * and holes come from the nearer layer.
  */
 export function fillGaps(
   fig: Float64Array,
@@ -258,10 +258,10 @@ export function fillGaps(
     const perimeter = lerp(null, FIG.perimeter) * byOutline;
     fig[o + FIG.perimeter] = scaled ? Math.min(geo.area[k]! / cellArea, perimeter) : perimeter;
     fig[o + FIG.sparseEdges] = lerp(null, FIG.sparseEdges) * byOutline;
-    for (const f of [FIG.solid, FIG.top, FIG.bridge]) fig[o + f] = lerp(null, f) * bySweep;
+    for (const f of [FIG.solid, FIG.top, FIG.bridge, FIG.solidEdges, FIG.topEdges, FIG.bridgeEdges])
+      fig[o + f] = lerp(null, f) * bySweep;
     for (const f of [FIG.sparse, FIG.inside]) fig[o + f] = lerp(null, f) * byArea;
     const nearer = lo < 0 ? hi : hi < 0 ? lo : w <= 0.5 ? lo : hi;
-    fig[o + FIG.islands] = fig[nearer * FIGURES + FIG.islands]!;
-    fig[o + FIG.holes] = fig[nearer * FIGURES + FIG.holes]!;
+    for (const f of [FIG.islands, FIG.holes]) fig[o + f] = fig[nearer * FIGURES + f]!;
   }
 }
