@@ -26,18 +26,14 @@ let belowRaw: usize = 0; // u8: ... where the cell is inside
 let prevClass: usize = 0; // u8: the class of the layer below
 let cls: usize = 0; // u8
 let core: usize = 0; // u8
-let label: usize = 0; // i32: the classification that last visited the cell (see `visit`)
-let visit: i32 = 0;
-let stack: usize = 0; // i32
+let label: usize = 0; // i32: which solid a solid cell is (SOLID, TOP, BRIDGE), for the regions' outlines
 let rowCount: usize = 0; // u32, ny + 1
 let rowFill: usize = 0; // u32, ny
 let xs: usize = 0; // f32 crossings
 let dirs: usize = 0; // i8 crossing directions
 let crossingsCap: i32 = 0;
-let edtF: usize = 0; // f64
-let edtV: usize = 0; // i32
-let edtZ: usize = 0; // f64, one more
-let edtOut: usize = 0; // f64
+let edtF: usize = 0; // i32: a row's distances to the nearest cell nearer the outline than the cap
+let edtV: usize = 0; // i32: a row's column distances
 let runs: usize = 0; // i32 triples (first column, end column, parent | border bit)
 
 export function layerGrid(cols: i32, rows: i32, x0: f64, y0: f64, size: f64, band: f64, solid: f64, solid2: f64, top: i32, bottom: i32, minArea: f64): void {
@@ -54,7 +50,6 @@ export function layerGrid(cols: i32, rows: i32, x0: f64, y0: f64, size: f64, ban
   minIslandArea = minArea;
 }
 
-/** Sets the buffers (after layerGrid: the labels are cleared over its grid). */
 export function layerBuffers(
   belowAt: usize,
   belowRawAt: usize,
@@ -62,7 +57,6 @@ export function layerBuffers(
   clsAt: usize,
   coreAt: usize,
   labelAt: usize,
-  stackAt: usize,
   rowCountAt: usize,
   rowFillAt: usize,
   xsAt: usize,
@@ -70,8 +64,6 @@ export function layerBuffers(
   cap: i32,
   fAt: usize,
   vAt: usize,
-  zAt: usize,
-  outAt: usize,
   runsAt: usize,
 ): void {
   below = belowAt;
@@ -80,7 +72,6 @@ export function layerBuffers(
   cls = clsAt;
   core = coreAt;
   label = labelAt;
-  stack = stackAt;
   rowCount = rowCountAt;
   rowFill = rowFillAt;
   xs = xsAt;
@@ -88,11 +79,7 @@ export function layerBuffers(
   crossingsCap = cap;
   edtF = fAt;
   edtV = vAt;
-  edtZ = zAt;
-  edtOut = outAt;
   runs = runsAt;
-  memory.fill(label, 0, <usize>(nx * ny) << 2);
-  visit = 0;
 }
 
 /** Zeroes a rectangle (columns c0..c1, rows r0..r1, exclusive ends) of a byte grid. */
@@ -190,72 +177,76 @@ export function rasterizeLayer(segs: usize, s0: i32, s1: i32, mask: usize): i32 
 }
 
 /**
- * Squared distance (in cells) from each inside cell centre of the window to the nearest outside
- * cell centre, exact, 0 outside (Meijster et al.: the distance along each column by a scan down
- * and a scan up the rows, then Felzenszwalb-Huttenlocher's lower envelope along each row, so
- * both phases read the grid in memory order); then marks cells deeper than the solid line (2).
+ * Squared distance (in cells, u16) from each inside cell centre of the window to the nearest
+ * outside cell centre, exact up to what any figure reads (the perimeter band and a cell more; beyond
+ * it every band's coverage is whole) and that cap beyond, 0 outside; then marks cells deeper
+ * than the solid line (2). The distance along each column comes from a scan down and a scan
+ * up the rows, then each cell takes the nearest of its row's cells within the cap (dx² + their
+ * column distance²); a cell with no cell nearer the outline than the cap within the cap along
+ * its row is at the cap. Both phases read the grid in memory order, and deep cells cost O(1).
  * The window's two-cell margin is outside, so every column has outside cells.
  */
 export function distanceLayer(mask: usize, d2: usize, c0: i32, c1: i32, r0: i32, r1: i32): void {
-  const FAR: f32 = 1e9;
+  const cap: i32 = <i32>Math.ceil(perimBand / cell + 1) + 1;
   for (let r = r0; r < r1; r++) {
     for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
-      const up: f32 = r > r0 ? load<f32>(d2 + (<usize>(i - nx) << 2)) + 1 : FAR;
-      store<f32>(d2 + (<usize>i << 2), u8at(mask, i) != 0 ? up : 0);
+      let g: i32 = r > r0 ? <i32>load<u16>(d2 + (<usize>(i - nx) << 1)) + 1 : cap;
+      if (g > cap) g = cap;
+      store<u16>(d2 + (<usize>i << 1), u8at(mask, i) != 0 ? <u16>g : 0);
     }
   }
   for (let r = r1 - 2; r >= r0; r--) {
     for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
-      const p = d2 + (<usize>i << 2);
-      const down = load<f32>(p + (<usize>nx << 2)) + 1;
-      if (down < load<f32>(p)) store<f32>(p, down);
+      const p = d2 + (<usize>i << 1);
+      const down = load<u16>(p + (<usize>nx << 1)) + 1;
+      if (down < load<u16>(p)) store<u16>(p, down);
     }
   }
   const cols = c1 - c0;
+  const far = cap * cap;
   for (let j = r0; j < r1; j++) {
     const row = j * nx + c0;
     let any = false;
+    // Column distances of the row, and each cell's distance to the nearest cell nearer the
+    // outline than the cap on its left (edtF), then on either side.
+    let shallow: i32 = -cap - 1;
     for (let i = 0; i < cols; i++) {
-      const g = <f64>load<f32>(d2 + (<usize>(row + i) << 2));
-      store<f64>(edtF + (<usize>i << 3), g * g);
+      const g = <i32>load<u16>(d2 + (<usize>(row + i) << 1));
+      store<i32>(edtV + (<usize>i << 2), g);
       if (g > 0) any = true;
+      if (g < cap) shallow = i;
+      store<i32>(edtF + (<usize>i << 2), i - shallow);
     }
     if (!any) continue;
-    edt1d(cols);
-    for (let i = 0; i < cols; i++) store<f32>(d2 + (<usize>(row + i) << 2), <f32>load<f64>(edtOut + (<usize>i << 3)));
-  }
-  for (let r = r0; r < r1; r++) {
-    for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
-      const m = mask + <usize>i;
-      if (load<u8>(m) != 0 && <f64>load<f32>(d2 + (<usize>i << 2)) > sf2) store<u8>(m, 2);
+    shallow = cols + cap + 1;
+    for (let i = cols - 1; i >= 0; i--) {
+      const g = load<i32>(edtV + (<usize>i << 2));
+      if (g < cap) shallow = i;
+      let out: i32 = 0;
+      if (g > 0) {
+        const near = min<i32>(load<i32>(edtF + (<usize>i << 2)), shallow - i);
+        if (near >= cap) out = far;
+        else {
+          out = g * g;
+          for (let dx = 1; dx * dx < out; dx++) {
+            if (i - dx >= 0) {
+              const h = load<i32>(edtV + (<usize>(i - dx) << 2));
+              const v = dx * dx + h * h;
+              if (v < out) out = v;
+            }
+            if (i + dx < cols) {
+              const h = load<i32>(edtV + (<usize>(i + dx) << 2));
+              const v = dx * dx + h * h;
+              if (v < out) out = v;
+            }
+          }
+          if (out > far) out = far;
+        }
+      }
+      const cellAt = row + i;
+      store<u16>(d2 + (<usize>cellAt << 1), <u16>out);
+      if (u8at(mask, cellAt) != 0 && <f64>out > sf2) setU8(mask, cellAt, 2);
     }
-  }
-}
-
-function edt1d(n: i32): void {
-  let k: i32 = 0;
-  store<i32>(edtV, 0);
-  store<f64>(edtZ, -Infinity);
-  store<f64>(edtZ, Infinity, 8);
-  for (let q = 1; q < n; q++) {
-    const fq = load<f64>(edtF + (<usize>q << 3)) + <f64>q * <f64>q;
-    let vk = load<i32>(edtV + (<usize>k << 2));
-    let s = (fq - (load<f64>(edtF + (<usize>vk << 3)) + <f64>vk * <f64>vk)) / (2.0 * <f64>(q - vk));
-    while (s <= load<f64>(edtZ + (<usize>k << 3))) {
-      k--;
-      vk = load<i32>(edtV + (<usize>k << 2));
-      s = (fq - (load<f64>(edtF + (<usize>vk << 3)) + <f64>vk * <f64>vk)) / (2.0 * <f64>(q - vk));
-    }
-    k++;
-    store<i32>(edtV + (<usize>k << 2), q);
-    store<f64>(edtZ + (<usize>k << 3), s);
-    store<f64>(edtZ + (<usize>(k + 1) << 3), Infinity);
-  }
-  k = 0;
-  for (let q = 0; q < n; q++) {
-    while (load<f64>(edtZ + (<usize>(k + 1) << 3)) < <f64>q) k++;
-    const vk = load<i32>(edtV + (<usize>k << 2));
-    store<f64>(edtOut + (<usize>q << 3), <f64>(q - vk) * <f64>(q - vk) + load<f64>(edtF + (<usize>vk << 3)));
   }
 }
 
@@ -293,6 +284,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   let islands: i32 = 0;
   let holes: i32 = 0;
   let inside: i32 = 0;
+  let shells: i32 = 0, solids: i32 = 0, sparse: i32 = 0;
   const cellArea = cell * cell;
   for (let r = r0; r < r1; r++) {
     for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
@@ -301,7 +293,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
         continue;
       }
       inside++;
-      const d2 = <f64>load<f32>(dist2 + (<usize>i << 2));
+      const d2 = <f64>load<u16>(dist2 + (<usize>i << 1));
       let c: u8 = 1;
       if (d2 > sf2) {
         c = 3;
@@ -331,73 +323,22 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
           if (shell) c = 4;
         }
       }
+      if (c == 4) shells++;
+      else if (c == 3) sparse++;
       setU8(cls, i, c);
     }
   }
   // The vertical-shell region opened by one cell, so the thin rings of gentle slopes vanish.
-  for (let r = r0 + 1; r < r1 - 1; r++) {
-    for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
-      const w = u8at(cls, i - 1), ea = u8at(cls, i + 1), s = u8at(cls, i - nx), n = u8at(cls, i + nx);
-      setU8(core, i, u8at(cls, i) == 4 && w % 2 == 0 && ea % 2 == 0 && s % 2 == 0 && n % 2 == 0 && w != 0 && ea != 0 && s != 0 && n != 0 ? 1 : 0);
-    }
-  }
-  for (let r = r0 + 1; r < r1 - 1; r++) {
-    for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
-      if (u8at(cls, i) != 4) continue;
-      setU8(cls, i, u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx) ? 5 : 3);
-    }
-  }
-  for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) >= 4) setU8(cls, i, 2);
-  // solid_infill_below_area: small sparse islands are filled solid. A cell is visited when its
-  // label is this classification's number, so labels are never cleared.
-  if (++visit <= 0) {
-    memory.fill(label, 0, <usize>(nx * ny) << 2);
-    visit = 1;
-  }
-  for (let r = r0; r < r1; r++) {
-    for (let i0 = r * nx + c0, e = r * nx + c1; i0 < e; i0++) {
-      if (u8at(cls, i0) != 3 || i32at(label, i0) == visit) continue;
-      let top: i32 = 0;
-      setI32(stack, top++, i0);
-      setI32(label, i0, visit);
-      let count: i32 = 0;
-      let edges: i32 = 0;
-      while (top > 0) {
-        const j = i32at(stack, --top);
-        count++;
-        for (let d = 0; d < 4; d++) {
-          const q = d == 0 ? j - 1 : d == 1 ? j + 1 : d == 2 ? j - nx : j + nx;
-          if (u8at(cls, q) == 3) {
-            if (i32at(label, q) != visit) {
-              setI32(label, q, visit);
-              setI32(stack, top++, q);
-            }
-          } else edges++;
-        }
+  if (shells > 0) openShells(c0, c1, r0, r1);
+  // solid_infill_below_area: small sparse islands are filled solid.
+  if (sparse > 0 || shells > 0) fillSmallIslands(c0, c1, r0, r1);
+  for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) == 2) solids++;
+  if (solids > 0) {
+    // Bridges: solid over air or sparse infill, ignoring strips too thin to bridge.
+    for (let r = r0 + 1; r < r1 - 1; r++) {
+      for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
+        setU8(core, i, bridgeCandidate(i) && bridgeCandidate(i - 1) && bridgeCandidate(i + 1) && bridgeCandidate(i - nx) && bridgeCandidate(i + nx) ? 1 : 0);
       }
-      // PrusaSlicer measures the fill surface including the infill overlap.
-      const islandArea = <f64>count * cellArea + <f64>edges * cell * (Math.PI / 4) * (perimBand - solidFrom);
-      if (islandArea <= minIslandArea) {
-        setI32(stack, 0, i0);
-        top = 1;
-        setU8(cls, i0, 2);
-        while (top > 0) {
-          const j = i32at(stack, --top);
-          for (let d = 0; d < 4; d++) {
-            const q = d == 0 ? j - 1 : d == 1 ? j + 1 : d == 2 ? j - nx : j + nx;
-            if (u8at(cls, q) == 3) {
-              setU8(cls, q, 2);
-              setI32(stack, top++, q);
-            }
-          }
-        }
-      }
-    }
-  }
-  // Bridges: solid over air or sparse infill, ignoring strips too thin to bridge.
-  for (let r = r0 + 1; r < r1 - 1; r++) {
-    for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
-      setU8(core, i, bridgeCandidate(i) && bridgeCandidate(i - 1) && bridgeCandidate(i + 1) && bridgeCandidate(i - nx) && bridgeCandidate(i + nx) ? 1 : 0);
     }
   }
   for (let r = r0; r < r1; r++) {
@@ -405,7 +346,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
       const c = u8at(cls, i);
       if (c == 0) continue;
       // Fractional coverage of the cell by each band, so a 0.2 mm grid resolves a 0.8 mm band.
-      const db = Math.sqrt(<f64>load<f32>(dist2 + (<usize>i << 2))) * cell - cell / 2;
+      const db = Math.sqrt(<f64>load<u16>(dist2 + (<usize>i << 1))) * cell - cell / 2;
       const fp = (perimBand - db) / cell + 0.5;
       perimCells += fp >= 1 ? 1 : fp > 0 ? fp : 0;
       if (c == 2) {
@@ -415,8 +356,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
           !first &&
           bridgeCandidate(i) &&
           (u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx)) == 1;
-        // Which solid it is, kept in the labels (negative: the islands' visit numbers are positive)
-        // for the regions' outlines below.
+        // Which solid it is, kept in the labels for the regions' outlines below.
         if (bridge) {
           bridgeCells += fi;
           setI32(label, i, BRIDGE);
@@ -439,7 +379,7 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   }
   // Outlines of the solid, top and bridge regions (cell edges to another kind), for their lines' lengths.
   let solidEdges: i32 = 0, topEdges: i32 = 0, bridgeEdges: i32 = 0;
-  for (let r = r0; r < r1; r++) {
+  for (let r = solids > 0 ? r0 : r1; r < r1; r++) {
     for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) {
       if (u8at(cls, i) != 2) continue;
       const kind = i32at(label, i);
@@ -470,6 +410,46 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   store<f64>(out, <f64>solidEdges, 72);
   store<f64>(out, <f64>topEdges, 80);
   store<f64>(out, <f64>bridgeEdges, 88);
+}
+
+/** Opens the vertical-shell region (class 4) by one cell: what survives is solid (2), the rest sparse (3). */
+function openShells(c0: i32, c1: i32, r0: i32, r1: i32): void {
+  for (let r = r0 + 1; r < r1 - 1; r++) {
+    for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
+      const w = u8at(cls, i - 1), ea = u8at(cls, i + 1), s = u8at(cls, i - nx), n = u8at(cls, i + nx);
+      setU8(core, i, u8at(cls, i) == 4 && w % 2 == 0 && ea % 2 == 0 && s % 2 == 0 && n % 2 == 0 && w != 0 && ea != 0 && s != 0 && n != 0 ? 1 : 0);
+    }
+  }
+  for (let r = r0 + 1; r < r1 - 1; r++) {
+    for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
+      if (u8at(cls, i) != 4) continue;
+      setU8(cls, i, u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx) ? 5 : 3);
+    }
+  }
+  for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) >= 4) setU8(cls, i, 2);
+}
+
+/**
+ * solid_infill_below_area: sparse islands whose fill surface (PrusaSlicer measures it with the
+ * infill overlap) is at most minIslandArea become solid. An island's cells and outline (cell
+ * edges to anything not sparse) come from its runs (see `runsOf`).
+ */
+function fillSmallIslands(c0: i32, c1: i32, r0: i32, r1: i32): void {
+  const count = runsOf(cls, SPARSE_CELLS, c0, c1, r0, r1);
+  for (let q = 0; q < count; q++) {
+    const root = runRoot(q);
+    if (root == q) continue;
+    store<i32>(runAt(root), load<i32>(runAt(root), 12) + load<i32>(runAt(q), 12), 12);
+    store<i32>(runAt(root), load<i32>(runAt(root), 16) + load<i32>(runAt(q), 16), 16);
+  }
+  for (let q = 0; q < count; q++) {
+    const root = runAt(runRoot(q));
+    const islandArea = <f64>load<i32>(root, 12) * cell * cell + <f64>load<i32>(root, 16) * cell * (Math.PI / 4) * (perimBand - solidFrom);
+    if (islandArea > minIslandArea) continue;
+    const run = runAt(q);
+    const start = load<i32>(run);
+    memory.fill(cls + <usize>(load<i32>(run, 20) * nx + start), 2, <usize>(load<i32>(run, 4) - start));
+  }
 }
 
 const SOLID: i32 = -1;
@@ -506,10 +486,23 @@ export function rollLayer(mask: usize, withClasses: bool, c0: i32, c1: i32, r0: 
   }
 }
 
+/**
+ * Runs of cells along the rows, in `runs`, 24 bytes each: first column, end column, parent (with
+ * BORDER set for a background run touching the window's border), cells, outline edges, row.
+ */
+const RUN_BYTES: usize = 24;
 const BORDER: i32 = 1 << 30;
+/** What `runsOf` collects: cells inside, background cells, sparse cells (class 3). */
+const INSIDE: i32 = 0;
+const BACKGROUND: i32 = 1;
+const SPARSE_CELLS: i32 = 3;
+
+@inline function runAt(r: i32): usize {
+  return runs + <usize>r * RUN_BYTES;
+}
 
 @inline function runParent(r: i32): i32 {
-  return load<i32>(runs + (<usize>r * 12), 8) & ~BORDER;
+  return load<i32>(runAt(r), 8) & ~BORDER;
 }
 
 function runRoot(r: i32): i32 {
@@ -518,7 +511,7 @@ function runRoot(r: i32): i32 {
   // Path compression, keeping each run's border bit.
   while (runParent(r) != root) {
     const next = runParent(r);
-    const p = runs + (<usize>r * 12) + 8;
+    const p = runAt(r) + 8;
     store<i32>(p, (load<i32>(p) & BORDER) | root);
     r = next;
   }
@@ -528,25 +521,24 @@ function runRoot(r: i32): i32 {
 function runUnion(a: i32, b: i32): void {
   const ra = runRoot(a), rb = runRoot(b);
   if (ra == rb) return;
-  const pa = runs + (<usize>ra * 12) + 8, pb = runs + (<usize>rb * 12) + 8;
+  const pa = runAt(ra) + 8, pb = runAt(rb) + 8;
   store<i32>(pb, (load<i32>(pb) & BORDER) | ra);
   store<i32>(pa, load<i32>(pa) | (load<i32>(pb) & BORDER));
 }
 
-/** What `components` counts: cells inside, or background cells away from the border. */
-const INSIDE: i32 = 0;
-const BACKGROUND: i32 = 1;
-
-@inline function counted(what: i32, mask: usize, i: i32): bool {
-  return what == INSIDE ? u8at(mask, i) != 0 : u8at(mask, i) == 0;
+@inline function counted(what: i32, buf: usize, i: i32): bool {
+  const v = u8at(buf, i);
+  return what == INSIDE ? v != 0 : what == BACKGROUND ? v == 0 : <i32>v == what;
 }
 
 /**
- * Counts the 4-connected components of the window's inside cells, or of its background cells
- * not touching the window's border (holes), from runs of cells along the rows joined where they
- * overlap the runs of the row above (union-find): the cells are read once, the rest is per run.
+ * Collects the 4-connected regions of the window's cells that are inside, background or of a
+ * class (`what`, read from `buf`) as runs along the rows, each joined by union-find with the
+ * runs of the row above it overlaps: the cells are read once, the rest is per run. A run counts
+ * its cells and its outline's edges (its two ends, its cells' edges up and down less the
+ * overlaps). Returns the number of runs.
  */
-function components(mask: usize, what: i32, c0: i32, c1: i32, r0: i32, r1: i32): i32 {
+function runsOf(buf: usize, what: i32, c0: i32, c1: i32, r0: i32, r1: i32): i32 {
   let count: i32 = 0;
   let prevFrom: i32 = 0, prevTo: i32 = 0;
   for (let r = r0; r < r1; r++) {
@@ -554,31 +546,45 @@ function components(mask: usize, what: i32, c0: i32, c1: i32, r0: i32, r1: i32):
     const row = r * nx;
     let c = c0;
     while (c < c1) {
-      while (c < c1 && !counted(what, mask, row + c)) c++;
+      while (c < c1 && !counted(what, buf, row + c)) c++;
       if (c >= c1) break;
       const start = c;
-      while (c < c1 && counted(what, mask, row + c)) c++;
+      while (c < c1 && counted(what, buf, row + c)) c++;
       const border = what == BACKGROUND && (r == r0 || r == r1 - 1 || start == c0 || c == c1);
-      const o = runs + (<usize>count * 12);
+      const o = runAt(count);
       store<i32>(o, start);
       store<i32>(o, c, 4);
       store<i32>(o, count | (border ? BORDER : 0), 8);
+      store<i32>(o, c - start, 12);
+      store<i32>(o, 2 + 2 * (c - start), 16);
+      store<i32>(o, r, 20);
       count++;
     }
-    // Join with the runs of the row above that share a column.
+    // Join with the runs of the row above that share a column; their shared edges are not outline.
     let p = prevFrom;
     for (let q = from; q < count; q++) {
-      const qs = load<i32>(runs + (<usize>q * 12)), qe = load<i32>(runs + (<usize>q * 12), 4);
-      while (p < prevTo && load<i32>(runs + (<usize>p * 12), 4) <= qs) p++;
-      for (let t = p; t < prevTo && load<i32>(runs + (<usize>t * 12)) < qe; t++) runUnion(t, q);
+      const qs = load<i32>(runAt(q)), qe = load<i32>(runAt(q), 4);
+      while (p < prevTo && load<i32>(runAt(p), 4) <= qs) p++;
+      for (let t = p; t < prevTo && load<i32>(runAt(t)) < qe; t++) {
+        const ts = load<i32>(runAt(t)), te = load<i32>(runAt(t), 4);
+        const shared = (qe < te ? qe : te) - (qs > ts ? qs : ts);
+        store<i32>(runAt(q), load<i32>(runAt(q), 16) - 2 * shared, 16);
+        runUnion(t, q);
+      }
     }
     prevFrom = from;
     prevTo = count;
   }
+  return count;
+}
+
+/** Counts the 4-connected regions of inside cells, or of background cells not touching the window's border (holes). */
+function components(mask: usize, what: i32, c0: i32, c1: i32, r0: i32, r1: i32): i32 {
+  const count = runsOf(mask, what, c0, c1, r0, r1);
   let result: i32 = 0;
   for (let q = 0; q < count; q++) {
     if (runParent(q) != q) continue;
-    if ((load<i32>(runs + (<usize>q * 12), 8) & BORDER) == 0) result++;
+    if ((load<i32>(runAt(q), 8) & BORDER) == 0) result++;
   }
   return result;
 }

@@ -32,7 +32,7 @@ export const MESH_LIMITS = {
    * that would take more has layers interpolated between classified ones, and coarser cells
    * when even its skins would not fit; a model larger than the build volume gets 1/16 of it.
    */
-  estimateCellBudget: 32_000_000,
+  estimateCellBudget: 24_000_000,
 } as const;
 
 export type MeshLimits = typeof MESH_LIMITS;

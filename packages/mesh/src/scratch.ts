@@ -72,7 +72,6 @@ export interface Kernels {
     cls: number,
     core: number,
     label: number,
-    stack: number,
     rowCount: number,
     rowFill: number,
     xs: number,
@@ -80,8 +79,6 @@ export interface Kernels {
     crossings: number,
     edtF: number,
     edtV: number,
-    edtZ: number,
-    edtOut: number,
     runs: number,
   ): void;
   clearWindow(mask: number, c0: number, c1: number, r0: number, r1: number): void;

@@ -65,20 +65,17 @@ export function classifyLayers(
   }
   const span = Math.max(nx, ny) + 2;
   const layout: [string, number][] = [
-    ['d2', slots * n * 4],
+    ['d2', slots * n * 2],
     ['segs', segs.segs.byteLength],
     ['label', n * 4],
-    ['stack', n * 4],
     ['xs', crossings * 4],
     ['rowCount', (ny + 1) * 4],
     ['rowFill', ny * 4],
-    ['edtF', span * 8],
-    ['edtZ', (span + 1) * 8],
-    ['edtOut', span * 8],
+    ['edtF', span * 4],
     ['edtV', span * 4],
     ['out', FIGURES * 8],
-    // Runs of cells along the rows: at most one a cell, plus one a row.
-    ['runs', (n + ny + 1) * 12],
+    // Runs of cells along the rows (24 bytes each): at most one a cell, plus one a row.
+    ['runs', (n + ny + 1) * 24],
     ['above', Math.max(1, top) * 4],
     ['masks', slots * n],
     ['below', n],
@@ -121,7 +118,6 @@ export function classifyLayers(
       at.cls!,
       at.core!,
       at.label!,
-      at.stack!,
       at.rowCount!,
       at.rowFill!,
       at.xs!,
@@ -129,12 +125,10 @@ export function classifyLayers(
       crossings,
       at.edtF!,
       at.edtV!,
-      at.edtZ!,
-      at.edtOut!,
       at.runs!,
     );
     const maskAt = (slot: number) => at.masks! + slot * n;
-    const d2At = (slot: number) => at.d2! + slot * 4 * n;
+    const d2At = (slot: number) => at.d2! + slot * 2 * n;
     // Masks start empty; a buffer is cleared over the window it last held before it is reused.
     u8.fill(0, at.masks!, at.masks! + slots * n);
     const slotWindow = new Int32Array(slots * 4);
