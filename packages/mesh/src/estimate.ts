@@ -283,10 +283,19 @@ export function estimatePrint(
     const { t0, t1, minZ, layers, cell, geo, sameAsBelow } = plan;
     const cellArea = cell * cell;
     const sel = planLayers(geo, s.topLayers, s.bottomLayers, sameAsBelow, cells, budgets[planIndex]!);
-    const segs = sliceTriangles(p, idx, t0, t1, minZ, h1 - h / 2, h, layers, sel.mask);
+    // Only the masks the classifier makes are sliced: a layer whose cross-section is the one
+    // below it in the same pass shares that layer's mask (and window).
+    const cut = new Uint8Array(layers);
+    for (let L = 0; L < layers; L++)
+      cut[L] = sel.mask[L] && !(L > 0 && sel.mask[L - 1] && sameAsBelow[L]) ? 1 : 0;
+    const segs = sliceTriangles(p, idx, t0, t1, minZ, h1 - h / 2, h, layers, cut);
     // Per-layer window (cells) around the cross-section, so small layers of a big object stay cheap.
     const win = new Int32Array(layers * 4);
     for (let L = 0; L < layers; L++) {
+      if (sel.mask[L] && !cut[L]) {
+        win.copyWithin(L * 4, (L - 1) * 4, L * 4);
+        continue;
+      }
       let x0 = Infinity,
         x1 = -Infinity,
         y0 = Infinity,
@@ -335,8 +344,26 @@ export function estimatePrint(
     work.classified += done.classified;
     for (let K = 0; K < layers; K++) if (!sel.emit[K]) work.interpolated++;
 
+    // A layer with the figures, outline and area of the layer below (a prism's) prints the same.
+    let previous:
+      { volumes: number[]; extrusions: Extrusion[]; travels: Travels[]; trace: LayerTrace } | undefined;
     for (let K = 0; K < layers; K++) {
       const o = K * FIGURES;
+      if (previous && K > 1 && geo.outline[K] === geo.outline[K - 1] && geo.area[K] === geo.area[K - 1]) {
+        let same = true;
+        for (let f = 0; f < FIGURES && same; f++) same = fig[o + f] === fig[o - FIGURES + f];
+        if (same) {
+          const work = (layerWork[K] ??= { extrusions: [], travels: [], height: h });
+          work.extrusions.push(...previous.extrusions);
+          work.travels.push(...previous.travels);
+          vPerim += previous.volumes[0]!;
+          vSolid += previous.volumes[1]!;
+          vBridge += previous.volumes[2]!;
+          vSparse += previous.volumes[3]!;
+          trace?.({ ...previous.trace, layer: K, classified: sel.emit[K] === 1 });
+          continue;
+        }
+      }
       const islands = fig[o + FIG.islands]!,
         holes = fig[o + FIG.holes]!;
       const lh = K === 0 ? h1 : h;
@@ -373,6 +400,8 @@ export function estimatePrint(
       const perimAccel = timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.perimeter);
       const skinAccel = timer.effectiveAccel(first ? s.accel.firstLayer : s.accel.default);
       const extrusions = (layerWork[K] ??= { extrusions: [], travels: [], height: lh }).extrusions;
+      const firstExtrusion = extrusions.length,
+        firstTravel = layerWork[K]!.travels.length;
       // Loops: one external per contour, the inner ones inside it, each from its seam round.
       extrusions.push({
         kind: 'perimeter',
@@ -464,7 +493,7 @@ export function estimatePrint(
           distance: (2 * sp) / sparseDensity,
         });
       }
-      trace?.({
+      const traced: LayerTrace = {
         part: plan.part,
         layer: K,
         outlineMm: outline,
@@ -478,7 +507,14 @@ export function estimatePrint(
           retracts +
           (sparseDensity > 0 ? (sparseOutline / (2 * (sp / sparseDensity))) * CAL.unanchoredFraction : 0),
         classified: sel.emit[K] === 1,
-      });
+      };
+      trace?.(traced);
+      previous = {
+        volumes: [volPerim, volSolid, volBridge, volSparse],
+        extrusions: extrusions.slice(firstExtrusion),
+        travels: travels.slice(firstTravel),
+        trace: traced,
+      };
     }
   });
 

@@ -207,36 +207,36 @@ export function layerGeometry(
     // The face widens the boxes of the blocks whose planes it crosses, by the part of it between
     // the block's first and last plane: the cuts there and the corners in between.
     for (
-      let b = Math.floor(k0 / BOX_BLOCK), e = Math.floor(highEnd / BOX_BLOCK);
-      b <= e && highEnd >= k0;
-      b++
+      let blk = Math.floor(k0 / BOX_BLOCK), e = Math.floor(highEnd / BOX_BLOCK);
+      blk <= e && highEnd >= k0;
+      blk++
     ) {
-      const zLo = z0 + firstPlane + Math.max(k0, b * BOX_BLOCK) * step,
-        zHi = z0 + firstPlane + Math.min(highEnd, b * BOX_BLOCK + BOX_BLOCK - 1) * step;
-      let xMin = Infinity,
-        xMax = -Infinity,
-        yMin = Infinity,
-        yMax = -Infinity;
-      const take = (x: number, y: number) => {
-        if (x < xMin) xMin = x;
-        if (x > xMax) xMax = x;
-        if (y < yMin) yMin = y;
-        if (y > yMax) yMax = y;
-      };
-      if (zB >= zLo && zB <= zHi) take(bx, by);
-      for (const z of [zLo, zHi]) {
-        // The cut at z: on edge a→c, and on a→b below the middle corner or b→c above it.
-        const r = (z - zA) / (zC - zA);
-        take(ax + (cx - ax) * r, ay + (cy - ay) * r);
-        if (z < zB) {
-          const q = (z - zA) / (zB - zA);
-          take(ax + (bx - ax) * q, ay + (by - ay) * q);
-        } else if (zC > zB) {
-          const q = (z - zB) / (zC - zB);
-          take(bx + (cx - bx) * q, by + (cy - by) * q);
-        } else take(bx, by);
+      const zLo = z0 + firstPlane + Math.max(k0, blk * BOX_BLOCK) * step;
+      const zHi = z0 + firstPlane + Math.min(highEnd, blk * BOX_BLOCK + BOX_BLOCK - 1) * step;
+      // The cuts at zLo and zHi: on edge a→c, and on a→b below the middle corner or b→c above it.
+      const rl = (zLo - zA) / (zC - zA),
+        rh = (zHi - zA) / (zC - zA);
+      let xMin = Math.min(ax + (cx - ax) * rl, ax + (cx - ax) * rh);
+      let xMax = Math.max(ax + (cx - ax) * rl, ax + (cx - ax) * rh);
+      let yMin = Math.min(ay + (cy - ay) * rl, ay + (cy - ay) * rh);
+      let yMax = Math.max(ay + (cy - ay) * rl, ay + (cy - ay) * rh);
+      const ql = zLo < zB ? (zLo - zA) / (zB - zA) : zC > zB ? (zLo - zB) / (zC - zB) : 0;
+      const qh = zHi < zB ? (zHi - zA) / (zB - zA) : zC > zB ? (zHi - zB) / (zC - zB) : 0;
+      const xl = zLo < zB ? ax + (bx - ax) * ql : bx + (cx - bx) * ql,
+        yl = zLo < zB ? ay + (by - ay) * ql : by + (cy - by) * ql;
+      const xh = zHi < zB ? ax + (bx - ax) * qh : bx + (cx - bx) * qh,
+        yh = zHi < zB ? ay + (by - ay) * qh : by + (cy - by) * qh;
+      xMin = Math.min(xMin, xl, xh);
+      xMax = Math.max(xMax, xl, xh);
+      yMin = Math.min(yMin, yl, yh);
+      yMax = Math.max(yMax, yl, yh);
+      if (zB >= zLo && zB <= zHi) {
+        xMin = Math.min(xMin, bx);
+        xMax = Math.max(xMax, bx);
+        yMin = Math.min(yMin, by);
+        yMax = Math.max(yMax, by);
       }
-      const o = b * 4;
+      const o = blk * 4;
       if (xMin < boxes[o]!) boxes[o] = xMin;
       if (xMax > boxes[o + 1]!) boxes[o + 1] = xMax;
       if (yMin < boxes[o + 2]!) boxes[o + 2] = yMin;

@@ -47,10 +47,22 @@ export interface LayerSeconds {
  *   the minimum; the machine then takes longer than that (accelerations, the real travel moves),
  *   which is why a slowed layer takes more than the minimum.
  */
+/**
+ * Planned times by the settings they depend on, kept from one estimate to the next (a process
+ * estimating file after file plans each travel length once); a few settings' worth at most.
+ */
+const plannedBySettings = new Map<string, Map<string, number>>();
+
 export class LayerTimer {
   private readonly s: PrintSettings;
   private readonly limits: AxisLimits;
-  private readonly fixedCache = new Map<string, number>();
+  private readonly fixedCache: Map<string, number>;
+  private last?: {
+    extrusions: readonly Extrusion[];
+    travels: readonly Travels[];
+    height: number;
+    seconds: LayerSeconds;
+  };
 
   constructor(s: PrintSettings) {
     this.s = s;
@@ -60,6 +72,24 @@ export class LayerTimer {
       accel: [m.maxAccelXY, m.maxAccelXY, m.maxAccelZ, m.maxAccelE],
       jerk: [s.jerkMmS, s.jerkMmS, m.jerkZ, m.jerkE],
     };
+    const key = JSON.stringify([
+      s.machine,
+      s.speeds.travel,
+      s.accel,
+      s.jerkMmS,
+      s.maxFeedrateZ,
+      s.retractLengthMm,
+      s.retractSpeedMmS,
+      s.retractLiftMm,
+      s.wipe,
+    ]);
+    let cache = plannedBySettings.get(key);
+    if (!cache) {
+      if (plannedBySettings.size >= 8) plannedBySettings.clear();
+      cache = new Map();
+      plannedBySettings.set(key, cache);
+    }
+    this.fixedCache = cache;
   }
 
   /**
@@ -68,6 +98,9 @@ export class LayerTimer {
    * averaged over directions, as moves go every way.
    */
   effectiveAccel(asked: number, extruding = true): number {
+    const key = `accel:${asked}:${extruding}`;
+    const hit = this.fixedCache.get(key);
+    if (hit !== undefined) return hit;
     const a = extruding ? Math.min(asked, this.s.machine.maxAccelExtruding) : asked;
     let sum = 0;
     const steps = 9;
@@ -75,6 +108,7 @@ export class LayerTimer {
       const phi = ((i + 0.5) / steps) * (Math.PI / 4);
       sum += Math.min(a, this.s.machine.maxAccelXY / Math.cos(phi));
     }
+    this.fixedCache.set(key, sum / steps);
     return sum / steps;
   }
 
@@ -123,12 +157,18 @@ export class LayerTimer {
 
   /** The same travel as the CoolingBuffer counts it: each move's length over its feedrate. */
   retractTravelNominal(distance: number, wipe: boolean): number {
-    let t = 0;
-    for (const m of this.retractMoves(distance, 0, wipe)) {
-      const xyz = Math.hypot(m.d[0], m.d[1], m.d[2]);
-      t += (xyz > 0 ? xyz : Math.abs(m.d[3])) / m.feed;
+    // The moves around the travel, then the travel itself at its feedrate.
+    const key = `nominal:${wipe}`;
+    let around = this.fixedCache.get(key);
+    if (around === undefined) {
+      around = 0;
+      for (const m of this.retractMoves(0, 0, wipe)) {
+        const xyz = Math.hypot(m.d[0], m.d[1], m.d[2]);
+        around += (xyz > 0 ? xyz : Math.abs(m.d[3])) / m.feed;
+      }
+      this.fixedCache.set(key, around);
     }
-    return t;
+    return around + distance / this.s.speeds.travel;
   }
 
   /** Seconds of the move up to the next layer. */
@@ -146,10 +186,52 @@ export class LayerTimer {
   }
 
   /**
+   * The one feedrate cap on the extrusions that slow which brings their length / feedrate to
+   * `target` seconds (Infinity when they take that already; min_print_speed when even that is
+   * too fast). Below a cap c the sum is Σ(v ≤ c) L/v + Σ(v > c) L / c, so between two of their
+   * speeds it is solved exactly, the speeds taken from the highest down.
+   */
+  private slowdownCap(extrusions: readonly Extrusion[], target: number): number {
+    const slowing = extrusions.filter((e) => e.slows && e.length > 0).sort((a, b) => b.speed - a.speed);
+    if (!slowing.length) return Infinity;
+    let fast = 0; // Σ L/v of the extrusions slower than the cap
+    for (const e of slowing) fast += e.length / e.speed;
+    if (fast >= target) return Infinity;
+    let capped = 0; // Σ L of the extrusions at the cap
+    for (let i = 0; i < slowing.length; i++) {
+      const e = slowing[i]!;
+      fast -= e.length / e.speed;
+      capped += e.length;
+      const next = i + 1 < slowing.length ? slowing[i + 1]!.speed : 0;
+      const cap = capped / (target - fast);
+      if (cap >= next && target > fast) return Math.max(this.s.minPrintSpeedMmS, Math.min(cap, e.speed));
+    }
+    return this.s.minPrintSpeedMmS;
+  }
+
+  /**
    * A layer's seconds: its extrusions at their speeds, or slowed to the minimum layer time,
-   * its retracting travels (the first without a wipe) and the move up.
+   * its retracting travels (the first without a wipe) and the move up. A layer whose inputs are
+   * the very ones of the layer before (a prism's) takes its seconds.
    */
   layer(extrusions: readonly Extrusion[], travels: readonly Travels[], height: number): LayerSeconds {
+    const last = this.last;
+    if (
+      last &&
+      last.height === height &&
+      last.extrusions.length === extrusions.length &&
+      last.travels.length === travels.length &&
+      extrusions.every((e, i) => e === last.extrusions[i]) &&
+      travels.every((t, i) => t === last.travels[i])
+    ) {
+      return last.seconds;
+    }
+    const seconds = this.time(extrusions, travels, height);
+    this.last = { extrusions, travels, height, seconds };
+    return seconds;
+  }
+
+  private time(extrusions: readonly Extrusion[], travels: readonly Travels[], height: number): LayerSeconds {
     const s = this.s;
     let travel = this.layerChange(height);
     let nominalFixed = height / s.speeds.travel;
@@ -165,24 +247,7 @@ export class LayerTimer {
         (count - plain) * this.retractTravelNominal(distance, s.wipe);
     }
     for (const e of extrusions) if (!e.slows) nominalFixed += e.length / e.speed;
-    const slowing = extrusions.filter((e) => e.slows && e.length > 0);
-    const nominal = (cap: number) => slowing.reduce((t, e) => t + e.length / Math.min(e.speed, cap), 0);
-    // The one feedrate cap that brings the layer's nominal time to the minimum (none when it is
-    // there already), found by bisection: the nominal time falls as the cap rises.
-    let cap = Infinity;
-    if (slowing.length && nominalFixed + nominal(Infinity) < s.minLayerTimeS) {
-      let lo = s.minPrintSpeedMmS,
-        hi = Math.max(...slowing.map((e) => e.speed));
-      if (nominalFixed + nominal(lo) <= s.minLayerTimeS) cap = lo;
-      else {
-        for (let i = 0; i < 40; i++) {
-          const mid = (lo + hi) / 2;
-          if (nominalFixed + nominal(mid) > s.minLayerTimeS) lo = mid;
-          else hi = mid;
-        }
-        cap = hi;
-      }
-    }
+    const cap = this.slowdownCap(extrusions, s.minLayerTimeS - nominalFixed);
     const out: LayerSeconds = { perimeter: 0, skin: 0, infill: 0, travel, slowdown: 0 };
     for (const e of extrusions) {
       const fast = this.extrusionTime(e, e.speed);
