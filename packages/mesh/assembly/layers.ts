@@ -325,14 +325,14 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
       }
       if (c == 4) shells++;
       else if (c == 3) sparse++;
+      else if (c == 2) solids++;
       setU8(cls, i, c);
     }
   }
   // The vertical-shell region opened by one cell, so the thin rings of gentle slopes vanish.
-  if (shells > 0) openShells(c0, c1, r0, r1);
+  if (shells > 0) solids += openShells(c0, c1, r0, r1);
   // solid_infill_below_area: small sparse islands are filled solid.
-  if (sparse > 0 || shells > 0) fillSmallIslands(c0, c1, r0, r1);
-  for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) == 2) solids++;
+  if (sparse > 0 || shells > 0) solids += fillSmallIslands(c0, c1, r0, r1);
   if (solids > 0) {
     // Bridges: solid over air or sparse infill, ignoring strips too thin to bridge.
     for (let r = r0 + 1; r < r1 - 1; r++) {
@@ -412,29 +412,40 @@ export function classifyLayer(mask: usize, dist2: usize, above: usize, next: usi
   store<f64>(out, <f64>bridgeEdges, 88);
 }
 
-/** Opens the vertical-shell region (class 4) by one cell: what survives is solid (2), the rest sparse (3). */
-function openShells(c0: i32, c1: i32, r0: i32, r1: i32): void {
+/**
+ * Opens the vertical-shell region (class 4) by one cell: what survives is solid (2), the rest
+ * sparse (3). Returns the cells that became solid.
+ */
+function openShells(c0: i32, c1: i32, r0: i32, r1: i32): i32 {
   for (let r = r0 + 1; r < r1 - 1; r++) {
     for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
+      if (u8at(cls, i) != 4) {
+        setU8(core, i, 0);
+        continue;
+      }
       const w = u8at(cls, i - 1), ea = u8at(cls, i + 1), s = u8at(cls, i - nx), n = u8at(cls, i + nx);
-      setU8(core, i, u8at(cls, i) == 4 && w % 2 == 0 && ea % 2 == 0 && s % 2 == 0 && n % 2 == 0 && w != 0 && ea != 0 && s != 0 && n != 0 ? 1 : 0);
+      setU8(core, i, w % 2 == 0 && ea % 2 == 0 && s % 2 == 0 && n % 2 == 0 && w != 0 && ea != 0 && s != 0 && n != 0 ? 1 : 0);
     }
   }
+  // The core is complete, so the classes can change in the same pass that reads it.
+  let solid: i32 = 0;
   for (let r = r0 + 1; r < r1 - 1; r++) {
     for (let i = r * nx + c0 + 1, e = r * nx + c1 - 1; i < e; i++) {
       if (u8at(cls, i) != 4) continue;
-      setU8(cls, i, u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx) ? 5 : 3);
+      const kept = u8at(core, i) | u8at(core, i - 1) | u8at(core, i + 1) | u8at(core, i - nx) | u8at(core, i + nx);
+      setU8(cls, i, kept ? 2 : 3);
+      if (kept) solid++;
     }
   }
-  for (let r = r0; r < r1; r++) for (let i = r * nx + c0, e = r * nx + c1; i < e; i++) if (u8at(cls, i) >= 4) setU8(cls, i, 2);
+  return solid;
 }
 
 /**
  * solid_infill_below_area: sparse islands whose fill surface (PrusaSlicer measures it with the
  * infill overlap) is at most minIslandArea become solid. An island's cells and outline (cell
- * edges to anything not sparse) come from its runs (see `runsOf`).
+ * edges to anything not sparse) come from its runs (see `runsOf`). Returns the cells filled.
  */
-function fillSmallIslands(c0: i32, c1: i32, r0: i32, r1: i32): void {
+function fillSmallIslands(c0: i32, c1: i32, r0: i32, r1: i32): i32 {
   const count = runsOf(cls, SPARSE_CELLS, c0, c1, r0, r1);
   for (let q = 0; q < count; q++) {
     const root = runRoot(q);
@@ -442,6 +453,7 @@ function fillSmallIslands(c0: i32, c1: i32, r0: i32, r1: i32): void {
     store<i32>(runAt(root), load<i32>(runAt(root), 12) + load<i32>(runAt(q), 12), 12);
     store<i32>(runAt(root), load<i32>(runAt(root), 16) + load<i32>(runAt(q), 16), 16);
   }
+  let filled: i32 = 0;
   for (let q = 0; q < count; q++) {
     const root = runAt(runRoot(q));
     const islandArea = <f64>load<i32>(root, 12) * cell * cell + <f64>load<i32>(root, 16) * cell * (Math.PI / 4) * (perimBand - solidFrom);
@@ -449,7 +461,9 @@ function fillSmallIslands(c0: i32, c1: i32, r0: i32, r1: i32): void {
     const run = runAt(q);
     const start = load<i32>(run);
     memory.fill(cls + <usize>(load<i32>(run, 20) * nx + start), 2, <usize>(load<i32>(run, 4) - start));
+    filled += load<i32>(run, 4) - start;
   }
+  return filled;
 }
 
 const SOLID: i32 = -1;
