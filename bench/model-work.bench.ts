@@ -70,7 +70,8 @@ try {
   );
 
   // Fairness: seller A queues three slow uploads; seller B's tiny one waits for at most one of them.
-  const slow = boxStl(60, 60, 40);
+  // A 2 mm disc with fan caps of 40,000 slivers: printable, about a second of analysis (the estimate is bounded, so a box no longer is slow)
+  const slow = sliverCylinderStl(40_000, 140, 2);
   const finished: string[] = [];
   const hostile = [1, 2, 3, 4].map((n) => send(seller, '/api/designs', uploadInit(`slow-${n}.stl`, slow)).then((r) => (finished.push(`A${n}`), r)));
   await new Promise((resolve) => setTimeout(resolve, 300));

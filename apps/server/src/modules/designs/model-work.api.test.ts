@@ -29,6 +29,12 @@ function storedFiles(t: TestApp): string[] {
 }
 
 const cube = boxStl(20, 20, 20);
+/**
+ * A model slow to take in yet printable: a 2 mm disc whose caps are fans of 40,000 slivers around
+ * one vertex. The estimate is bounded (a box of any size takes milliseconds), the analysis of a
+ * vertex shared by that many triangles is not, so this is the job that holds a thread for a while.
+ */
+const slowFan = sliverCylinderStl(40_000, 140, 2);
 
 describe('model work bounded by the farm (one worker thread)', () => {
   let t: TestApp;
@@ -103,8 +109,8 @@ describe('model work bounded by the farm (one worker thread)', () => {
   });
 
   it('lets another seller’s tiny upload through after at most one job of a seller with a queue of slow ones', async () => {
-    // Each 60 x 60 x 40 mm box takes about 1.5 s to estimate on the CI machine.
-    const slow = boxStl(60, 60, 40);
+    // Each 2 mm fan of 40,000 slivers (8 MB) takes about a second to analyse on this machine.
+    const slow = slowFan;
     const hostile = [1, 2, 3].map((n) => upload(seller, `slow-${n}.stl`, slow));
     await new Promise((resolve) => setTimeout(resolve, 400)); // the first is running, the others wait
     const tiny = await upload(other, 'cube.stl', cube);
@@ -189,7 +195,7 @@ describe('model work budgets', () => {
   it('ends a job past its time budget with a clear 422, replaces the thread, and the next job succeeds', async () => {
     const before = storedFiles(t).length;
     const started = performance.now();
-    const slow = await upload(seller, 'slow.stl', boxStl(150, 150, 100)); // ~8 s of estimate
+    const slow = await upload(seller, 'slow.stl', sliverCylinderStl(120_000, 140, 2)); // ~9 s of analysis
     expect(slow.status).toBe(422);
     expect(slow.body.error).toMatch(/too complex: processing it took longer than the 2 s a model may take/);
     expect(performance.now() - started).toBeLessThan(5000);
@@ -235,7 +241,7 @@ describe('the memory budget and the per-seller queue', () => {
   });
 
   it('answers 429 with Retry-After when a seller already has as many models waiting as allowed, and keeps nothing of it', async () => {
-    const slow = boxStl(60, 60, 40);
+    const slow = slowFan;
     const before = storedFiles(t).length;
     const running = upload(seller, 'slow-1.stl', slow);
     await new Promise((resolve) => setTimeout(resolve, 300));
