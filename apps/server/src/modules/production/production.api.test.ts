@@ -143,7 +143,8 @@ describe('the dispatcher on simulated printers', () => {
     await tick();
     const [started] = await jobsOf(placed.id);
     expect(started!.failureReason).toBe(null);
-    expect(started!.status).toBe("printing");
+    // Started on this printer; on a loaded machine the simulated print may already be done.
+    expect(['printing', 'printed']).toContain(started!.status);
     expect(started!.printerId).toBe(printerId);
     expect((await orderOf(placed.id)).status).toBe('in_production');
 
