@@ -146,7 +146,10 @@ export function createAppContext(
   const webhookIntake = createWebhookIntakeService({
     repository: createInboundWebhookRepository(db),
     receivers: config.marketplaces.shopify ? { shopify: createShopifyWebhookReceiver(config.marketplaces.shopify.apiSecret) } : {},
-    shops: { ingestMarketplaceOrder: (shopId, order) => shops.ingestMarketplaceOrder(shopId, order) },
+    shops: {
+      ingestMarketplaceOrder: (shopId, order) => shops.ingestMarketplaceOrder(shopId, order),
+      ingestMarketplaceOrderById: (shopId, externalOrderId) => shops.ingestMarketplaceOrderById(shopId, externalOrderId),
+    },
   });
   // jobs admin (issue 4): queue counts and dead letters for admins; bootstrap connects the running job queue.
   const jobsAdmin = createJobsAdminService({ audit });

@@ -100,6 +100,25 @@ const envSchema = z.object({
   S3_PREFIX: z.string().optional(),
   ETSY_CLIENT_ID: z.string().min(1).optional(),
   ETSY_SHARED_SECRET: z.string().min(1).optional(),
+  WOOCOMMERCE_ENABLED: z.enum(['true', 'false']).default('true'),
+  WOOCOMMERCE_APP_NAME: z.string().min(1).max(100).default('Layerline'),
+  EBAY_CLIENT_ID: z.string().min(1).optional(),
+  EBAY_CLIENT_SECRET: z.string().min(1).optional(),
+  EBAY_RU_NAME: z.string().min(1).optional(),
+  EBAY_VERIFICATION_TOKEN: z.string().min(32, 'EBAY_VERIFICATION_TOKEN must be 32 to 80 characters').max(80).optional(),
+  EBAY_ENVIRONMENT: z.enum(['production', 'sandbox']).default('production'),
+  AMAZON_SP_APP_ID: z.string().min(1).optional(),
+  AMAZON_LWA_CLIENT_ID: z.string().min(1).optional(),
+  AMAZON_LWA_CLIENT_SECRET: z.string().min(1).optional(),
+  AMAZON_SP_REGION: z.enum(['na', 'eu', 'fe']).default('na'),
+  AMAZON_MARKETPLACE_IDS: z.string().default('ATVPDKIKX0DER'),
+  AMAZON_SP_DRAFT: z.enum(['true', 'false']).default('false'),
+  WALMART_ENABLED: z.enum(['true', 'false']).default('false'),
+  WALMART_CHANNEL_TYPE: z.string().min(1).optional(),
+  WALMART_API_URL: z.url().default('https://marketplace.walmartapis.com'),
+  TIKTOK_APP_KEY: z.string().min(1).optional(),
+  TIKTOK_APP_SECRET: z.string().min(1).optional(),
+  TIKTOK_SERVICE_ID: z.string().min(1).optional(),
   SHOPIFY_API_KEY: z.string().min(1).optional(),
   SHOPIFY_API_SECRET: z.string().min(1).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
@@ -220,6 +239,13 @@ export interface Config {
   readonly marketplaces: {
     readonly etsy: { clientId: string; sharedSecret: string | undefined } | undefined;
     readonly shopify: { apiKey: string; apiSecret: string; scopes: string } | undefined;
+    /** Always available unless WOOCOMMERCE_ENABLED=false: WooCommerce has no app credentials (each store's keys are the seller's). */
+    readonly woocommerce: { appName: string } | undefined;
+    readonly ebay: { clientId: string; clientSecret: string; ruName: string; verificationToken: string | undefined; environment: 'production' | 'sandbox' } | undefined;
+    readonly amazon: { appId: string; clientId: string; clientSecret: string; region: 'na' | 'eu' | 'fe'; marketplaceIds: string[]; draft: boolean } | undefined;
+    /** Sellers paste their own Walmart client credentials; the operator turns Walmart on (and sets the solution provider's channel type). */
+    readonly walmart: { channelType: string | undefined; apiUrl: string } | undefined;
+    readonly tiktok: { appKey: string; appSecret: string; serviceId: string } | undefined;
   };
 }
 
@@ -401,6 +427,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shopify:
         e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET
           ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES }
+          : undefined,
+      woocommerce: e.WOOCOMMERCE_ENABLED === 'true' ? { appName: e.WOOCOMMERCE_APP_NAME } : undefined,
+      ebay:
+        e.EBAY_CLIENT_ID && e.EBAY_CLIENT_SECRET && e.EBAY_RU_NAME
+          ? { clientId: e.EBAY_CLIENT_ID, clientSecret: e.EBAY_CLIENT_SECRET, ruName: e.EBAY_RU_NAME, verificationToken: e.EBAY_VERIFICATION_TOKEN, environment: e.EBAY_ENVIRONMENT }
+          : undefined,
+      amazon:
+        e.AMAZON_SP_APP_ID && e.AMAZON_LWA_CLIENT_ID && e.AMAZON_LWA_CLIENT_SECRET
+          ? {
+              appId: e.AMAZON_SP_APP_ID,
+              clientId: e.AMAZON_LWA_CLIENT_ID,
+              clientSecret: e.AMAZON_LWA_CLIENT_SECRET,
+              region: e.AMAZON_SP_REGION,
+              marketplaceIds: e.AMAZON_MARKETPLACE_IDS.split(',').map((id) => id.trim()).filter(Boolean),
+              draft: e.AMAZON_SP_DRAFT === 'true',
+            }
+          : undefined,
+      walmart: e.WALMART_ENABLED === 'true' ? { channelType: e.WALMART_CHANNEL_TYPE, apiUrl: e.WALMART_API_URL } : undefined,
+      tiktok:
+        e.TIKTOK_APP_KEY && e.TIKTOK_APP_SECRET && e.TIKTOK_SERVICE_ID
+          ? { appKey: e.TIKTOK_APP_KEY, appSecret: e.TIKTOK_APP_SECRET, serviceId: e.TIKTOK_SERVICE_ID }
           : undefined,
     },
   };

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { pageSchema } from './paging.ts';
 
 /** Marketplaces and other order channels. */
-export const PLATFORMS = ['sandbox', 'etsy', 'shopify', 'api', 'woocommerce', 'ebay', 'amazon', 'walmart', 'tiktok'] as const;
+export const PLATFORMS = [
+  'sandbox',
+  'etsy',
+  'shopify',
+  'api',
+  'woocommerce',
+  'ebay',
+  'amazon',
+  'walmart',
+  'tiktok',
+] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const PLATFORM_LABELS: Readonly<Record<Platform, string>> = {
@@ -58,7 +68,16 @@ export type Listing = z.infer<typeof listingSchema>;
 export const listingListSchema = pageSchema(listingSchema).extend({ total: z.number().int() });
 export type ListingList = z.infer<typeof listingListSchema>;
 
-/** POST /api/shops/:platform/connect. `shopHost` is the Shopify store domain. */
+/** The marketplaces a sandbox shop can impersonate: its orders arrive in that marketplace's shape. */
+export const IMPERSONATED_PLATFORMS = ['woocommerce', 'ebay', 'amazon', 'walmart', 'tiktok'] as const;
+export type ImpersonatedPlatform = (typeof IMPERSONATED_PLATFORMS)[number];
+
+/**
+ * POST /api/shops/:platform/connect. `shopHost` is the Shopify store domain; `storeUrl` a
+ * WooCommerce store's address (its authorisation page); `credentials` the values a marketplace
+ * connected by pasted keys asks for (its `fields`); `impersonate` makes a sandbox shop send its
+ * orders in another marketplace's shape.
+ */
 export const shopConnectInputSchema = z
   .object({
     shopHost: z
@@ -67,13 +86,44 @@ export const shopConnectInputSchema = z
       .toLowerCase()
       .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'Enter your store domain, like my-store.myshopify.com')
       .optional(),
+    storeUrl: z
+      .string()
+      .trim()
+      .max(300)
+      .regex(/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i, 'Enter your store address, like https://shop.example.com')
+      .optional(),
+    credentials: z
+      .record(z.string().max(64), z.string().trim().min(1, 'Fill in every field').max(500))
+      .optional(),
+    impersonate: z.enum(IMPERSONATED_PLATFORMS).optional(),
   })
   .strict();
 export type ShopConnectInput = z.infer<typeof shopConnectInputSchema>;
 
-/** Which platforms can be connected on this server, and how. */
+/** A value a seller types to connect a marketplace by pasted keys. */
+export const connectFieldSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  secret: z.boolean(),
+  placeholder: z.string().optional(),
+  help: z.string().optional(),
+});
+export type ConnectField = z.infer<typeof connectFieldSchema>;
+
+/**
+ * Which platforms can be connected on this server, and how: `oauth` (sent to the marketplace to
+ * approve), `fields` (keys pasted; empty when there are none). A platform not listed is not
+ * configured on this server.
+ */
 export const shopPlatformsSchema = z.object({
-  platforms: z.array(z.object({ platform: z.enum(PLATFORMS), label: z.string(), oauth: z.boolean() })),
+  platforms: z.array(
+    z.object({
+      platform: z.enum(PLATFORMS),
+      label: z.string(),
+      oauth: z.boolean(),
+      fields: z.array(connectFieldSchema),
+    }),
+  ),
 });
 export type ShopPlatforms = z.infer<typeof shopPlatformsSchema>;
 

@@ -656,6 +656,8 @@ export const inboundWebhook = pgTable(
     payload: jsonb('payload').$type<unknown>().notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
+    /** Set when the delivery could not be read as what its topic says (a malformed order): why. */
+    failedReason: text('failed_reason'),
   },
   (table) => [index('inbound_webhook_received_idx').on(table.receivedAt)],
 );

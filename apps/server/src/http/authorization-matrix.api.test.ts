@@ -186,6 +186,8 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/shops/:platform/connect', access: 'beta', sample: () => ({ url: '/api/shops/sandbox/connect', body: {} }) },
   // The marketplace's browser redirect: refusals are 303s back to /connect-store with the reason.
   { method: 'GET', url: '/api/shops/:platform/callback', access: 'beta', redirects: true, sample: () => ({ url: '/api/shops/shopify/callback?code=x&state=y' }) },
+  // WooCommerce POSTs a store's new keys here, with no session: the connection's unguessable state is the only gate.
+  { method: 'POST', url: '/api/shops/:platform/key-delivery', access: 'webhook', noMassAssignment: 'a marketplace payload: the state is the only gate', sample: () => ({ url: '/api/shops/woocommerce/key-delivery', body: { key_id: 1, user_id: 'not-a-state', consumer_key: 'ck_x', consumer_secret: 'cs_x', key_permissions: 'read_write' } }) },
   { method: 'DELETE', url: '/api/shops/:id', access: 'beta', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/shops/${await fx.fresh.shop()}` }) },
   { method: 'POST', url: '/api/shops/:id/sync', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/shops/${fx.shopId}/sync`, body: {} }), noMassAssignment: 'no body schema' },
   { method: 'POST', url: '/api/shops/:id/sandbox/simulate-order', access: 'beta', objectParam: true, sample: (fx) => ({ url: `/api/shops/${fx.shopId}/sandbox/simulate-order`, body: {} }) },
@@ -345,7 +347,7 @@ const MATRIX: readonly Entry[] = [
 
   // ── marketplace webhooks ──
   // PENDING (being added): Shopify order webhooks, verified by HMAC; nothing else may pass.
-  { method: 'POST', url: '/api/webhooks/shopify', access: 'webhook', sample: () => ({ url: '/api/webhooks/shopify', body: { id: 1 } }), noMassAssignment: 'a marketplace payload: the signature is the only gate' },
+  { method: 'POST', url: '/api/webhooks/:platform', access: 'webhook', sample: () => ({ url: '/api/webhooks/shopify', body: { id: 1 } }), noMassAssignment: 'a marketplace payload: the signature is the only gate' },
 
   // ── admin ──
   { method: 'GET', url: '/api/admin/users', access: 'admin', sample: () => ({ url: '/api/admin/users' }) },
@@ -579,7 +581,7 @@ function judge(entry: Entry, outcome: Outcome, r: Reply): string | null {
     case 'deny-key':
       return r.status === 401 && onlyError(r.body) && /api key/i.test(r.body.error) ? null : `expected 401 invalid API key, got ${brief(r)}`;
     case 'deny-signature':
-      return r.status === 401 && onlyError(r.body) && /signature|hmac/i.test(r.body.error) ? null : `expected 401 invalid signature, got ${brief(r)}`;
+      return r.status === 401 && onlyError(r.body) && /signature|hmac|request is not recognised/i.test(r.body.error) ? null : `expected 401 invalid signature (or unknown connection state), got ${brief(r)}`;
   }
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Listing,
   ListingList,
+  ShopConnectInput,
   ShopConnection,
   ShopPlatforms,
   ShopSyncResult,
@@ -74,12 +75,12 @@ function useInvalidateShops() {
 export function useConnectShop() {
   const invalidate = useInvalidateShops();
   return useMutation({
-    mutationFn: (input: { platform: string; shopHost?: string }) =>
+    mutationFn: ({ platform, ...input }: { platform: string } & ShopConnectInput) =>
       apiFetch<{ authorizeUrl: string | null; shop: ShopConnection | null }>(
-        `/api/shops/${input.platform}/connect`,
+        `/api/shops/${platform}/connect`,
         {
           method: 'POST',
-          json: input.shopHost ? { shopHost: input.shopHost } : {},
+          json: input,
         },
       ),
     onSuccess: invalidate,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ShippingAddress } from '@layerline/contracts';
+import type { ImpersonatedPlatform, ShippingAddress } from '@layerline/contracts';
 import {
   MarketplaceRejectedError,
   type MarketplaceListing,
@@ -222,11 +222,36 @@ function openedAtOf(credentials: ShopCredentials): number {
   return Number.isFinite(time) ? time : EPOCH;
 }
 
-export function createSandboxConnector(clock: { now?: () => number } = {}): SimulatingConnector & {
+/**
+ * Turns a sandbox order into a marketplace's own payload and back through that marketplace's
+ * mapping (integrations/<platform>/<platform>-sandbox-order.ts), so a sandbox shop that
+ * impersonates it exercises the same parsing as a real shop. `sequence` is stable per order.
+ */
+export type SandboxImpersonator = (order: MarketplaceOrder, sequence: number) => MarketplaceOrder;
+
+/** A stable number for an order id (the impersonated marketplace's order number is built from it). */
+function sequenceOf(externalId: string): number {
+  return createHash('sha256').update(externalId).digest().readUInt32BE(0);
+}
+
+export function createSandboxConnector(
+  options: {
+    now?: () => number;
+    impersonators?: Partial<Record<ImpersonatedPlatform, SandboxImpersonator>>;
+  } = {},
+): SimulatingConnector & {
   readonly shipped: Map<string, TrackingUpdate>;
   readonly closed: Set<string>;
 } {
-  const now = clock.now ?? Date.now;
+  const now = options.now ?? Date.now;
+  /** The order as the impersonated marketplace would deliver it (the shop's settings.impersonate), else as is. */
+  const asDelivered = (credentials: ShopCredentials, order: MarketplaceOrder): MarketplaceOrder => {
+    const platform = credentials.settings.impersonate as ImpersonatedPlatform | undefined;
+    const impersonate = platform ? options.impersonators?.[platform] : undefined;
+    return impersonate
+      ? impersonate(order, sequenceOf(`${credentials.externalShopId}:${order.externalId}`))
+      : order;
+  };
   /** Tracking pushed to the sandbox, by '<shop>:<order>' (in memory: the sandbox has no back end). */
   const shipped = new Map<string, TrackingUpdate>();
   /** Orders the buyer or the marketplace closed ('<shop>:<order>'): they refuse tracking, as Etsy does for a closed receipt. */
@@ -265,7 +290,7 @@ export function createSandboxConnector(clock: { now?: () => number } = {}): Simu
       if (last >= 1) orders.push(sandboxStreamOrder(shop, last, false, opened, at)); // the overlap: delivered again
       orders.push(sandboxStreamOrder(shop, n, false, opened, at));
       if (n % 5 === 0 && n - 2 >= 1) orders.push(sandboxStreamOrder(shop, n - 2, true, opened, at)); // the buyer cancelled
-      return { orders, nextCursor: String(n) };
+      return { orders: orders.map((order) => asDelivered(credentials, order)), nextCursor: String(n) };
     },
 
     async pushTracking(
@@ -274,7 +299,11 @@ export function createSandboxConnector(clock: { now?: () => number } = {}): Simu
       tracking: TrackingUpdate,
     ): Promise<void> {
       const key = `${credentials.externalShopId}:${externalOrderId}`;
-      if (closed.has(key)) throw new MarketplaceRejectedError('The order is closed on the marketplace; it takes no tracking', 400);
+      if (closed.has(key))
+        throw new MarketplaceRejectedError(
+          'The order is closed on the marketplace; it takes no tracking',
+          400,
+        );
       shipped.set(key, tracking);
     },
 
@@ -285,10 +314,11 @@ export function createSandboxConnector(clock: { now?: () => number } = {}): Simu
       // The sequence is the caller's clock: two simulations in one millisecond share it, so a random
       // suffix keeps them two orders (with one id, the second would be a duplicate of the first).
       const unique = randomBytes(6).toString('base64url');
-      return sandboxOrder(credentials.externalShopId, `SBX-SIM-${options.sequence}-${unique}`, {
+      const order = sandboxOrder(credentials.externalShopId, `SBX-SIM-${options.sequence}-${unique}`, {
         includeUnmatched: options.includeUnmatched,
         placedAt: new Date(now()),
       });
+      return asDelivered(credentials, order);
     },
   };
 }

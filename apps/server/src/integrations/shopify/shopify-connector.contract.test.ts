@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildSchema, execute, parse, validate, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  MalformedOrderError,
   MarketplaceRejectedError,
   MarketplaceUnavailableError,
   type ShopCredentials,
@@ -694,6 +695,6 @@ describe('Shopify webhooks (WH-3)', () => {
     expect(fromWebhook.shippingAddress).toEqual(orders[0]!.shippingAddress);
     expect(fromWebhook.totalCents).toBe(5399);
     expect(fromWebhook.placedAt.toISOString()).toBe('2026-11-20T10:00:00.000Z');
-    expect(() => parseShopifyOrderWebhook({ id: 1 })).toThrow(MarketplaceRejectedError);
+    expect(() => parseShopifyOrderWebhook({ id: 1 })).toThrow(MalformedOrderError);
   });
 });

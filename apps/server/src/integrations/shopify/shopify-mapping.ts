@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ShippingAddress } from '@layerline/contracts';
 import {
+  MalformedOrderError,
   MarketplaceRejectedError,
   type MarketplaceListing,
   type MarketplaceOrder,
@@ -206,7 +207,13 @@ export const mapShopifyOrderNode = (order: ShopifyOrderNode): MarketplaceOrder =
     externalId: shopifyLegacyId(order.id),
     placedAt: new Date(order.createdAt),
     customerName: name,
-    shippingAddress: shippingAddress(name, address, address?.provinceCode, address?.countryCodeV2, order.email),
+    shippingAddress: shippingAddress(
+      name,
+      address,
+      address?.provinceCode,
+      address?.countryCodeV2,
+      order.email,
+    ),
     currency: order.totalPriceSet?.shopMoney.currencyCode ?? order.currencyCode,
     totalCents: shopifyMoneyToCents(order.totalPriceSet?.shopMoney.amount),
     cancelled: Boolean(order.cancelledAt),
@@ -264,8 +271,12 @@ const webhookOrder = z.object({
 /** Parses a verified orders/* webhook body (JSON already parsed) into an order. */
 export const parseShopifyOrderWebhook = (body: unknown): MarketplaceOrder => {
   const result = webhookOrder.safeParse(body);
-  if (!result.success)
-    throw new MarketplaceRejectedError('The Shopify order webhook has an unexpected shape', 422);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new MalformedOrderError(
+      `The Shopify order webhook has an unexpected shape${issue ? ` (${issue.path.join('.') || 'body'}: ${issue.message})` : ''}`,
+    );
+  }
   const order = result.data;
   const address = order.shipping_address;
   const name =
@@ -274,7 +285,13 @@ export const parseShopifyOrderWebhook = (body: unknown): MarketplaceOrder => {
     externalId: shopifyLegacyId(order.admin_graphql_api_id),
     placedAt: new Date(order.created_at),
     customerName: name,
-    shippingAddress: shippingAddress(name, address, address?.province_code, address?.country_code, order.email),
+    shippingAddress: shippingAddress(
+      name,
+      address,
+      address?.province_code,
+      address?.country_code,
+      order.email,
+    ),
     currency: order.currency,
     totalCents: shopifyMoneyToCents(order.total_price),
     cancelled: Boolean(order.cancelled_at),

@@ -12,6 +12,12 @@ const ORDER_TOPICS = new Set(['orders/create', 'orders/updated', 'orders/cancell
  */
 export function createShopifyWebhookReceiver(apiSecret: string): WebhookReceiver {
   return {
+    read: (headers) => ({
+      signature: headers['x-shopify-hmac-sha256'],
+      shopId: headers['x-shopify-shop-domain'],
+      topic: headers['x-shopify-topic'],
+      deliveryId: headers['x-shopify-webhook-id'],
+    }),
     verify: (rawBody, signature) => verifyShopifyWebhook(rawBody, signature, apiSecret),
     classify: (topic) => {
       const normalised = topic.trim().toLowerCase();

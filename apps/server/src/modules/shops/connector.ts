@@ -51,7 +51,12 @@ export interface MarketplaceOrder {
  * not parse) looks back `firstSyncLookbackMs` from `nowMs`; later polls start `overlapMs` before
  * the cursor, so an order changed while the previous poll paged is not missed.
  */
-export function pollSinceMs(cursor: string | null, nowMs: number, firstSyncLookbackMs: number, overlapMs: number): number {
+export function pollSinceMs(
+  cursor: string | null,
+  nowMs: number,
+  firstSyncLookbackMs: number,
+  overlapMs: number,
+): number {
   const cursorMs = cursor === null ? Number.NaN : Date.parse(cursor);
   return Number.isNaN(cursorMs) ? nowMs - firstSyncLookbackMs : cursorMs - overlapMs;
 }
@@ -77,9 +82,26 @@ export interface ShopConnector {
    * Orders created or changed since the cursor (null: the first sync). The cursor overlaps the
    * previous window on purpose; ingestion is idempotent, so repeats change nothing.
    */
-  fetchOrders(credentials: ShopCredentials, cursor: string | null): Promise<{ orders: MarketplaceOrder[]; nextCursor: string }>;
+  fetchOrders(
+    credentials: ShopCredentials,
+    cursor: string | null,
+  ): Promise<{
+    orders: MarketplaceOrder[];
+    nextCursor: string;
+    /** Orders of the poll that could not be read (MalformedOrderError): skipped, and shown on the shop. */
+    failed?: readonly { externalId: string; reason: string }[];
+  }>;
   /** Marks the order shipped on the marketplace with its tracking number (Etsy: createReceiptShipment). */
-  pushTracking(credentials: ShopCredentials, externalOrderId: string, tracking: TrackingUpdate): Promise<void>;
+  pushTracking(
+    credentials: ShopCredentials,
+    externalOrderId: string,
+    tracking: TrackingUpdate,
+  ): Promise<void>;
+  /**
+   * One order by the marketplace's id, for webhooks that carry only the id (TikTok Shop); null when
+   * the marketplace does not know it.
+   */
+  fetchOrder?(credentials: ShopCredentials, externalOrderId: string): Promise<MarketplaceOrder | null>;
   /** Gets a new access token when the current one has expired (OAuth marketplaces). */
   refreshTokens?(credentials: ShopCredentials): Promise<RefreshedTokens>;
   /** Revokes the marketplace's grant when a seller disconnects, where the marketplace supports it. */
@@ -94,15 +116,73 @@ export interface ShopConnector {
 /** The OAuth side of a marketplace that uses it (Etsy, Shopify). */
 export interface OAuthConnector {
   readonly platform: Platform;
-  /** Where to send the seller to approve access. `shopHost` is the Shopify store domain. */
-  authorizeUrl(input: { state: string; codeChallenge: string; redirectUri: string; shopHost?: string }): string;
+  /**
+   * Where to send the seller to approve access. `shopHost` is the Shopify store domain, or the
+   * WooCommerce store's address; `keyDeliveryUri` is where a marketplace that hands over API keys
+   * instead of a code (WooCommerce) POSTs them.
+   */
+  authorizeUrl(input: {
+    state: string;
+    codeChallenge: string;
+    redirectUri: string;
+    shopHost?: string;
+    keyDeliveryUri?: string;
+  }): string;
+  /**
+   * True when the marketplace POSTs keys to `keyDeliveryUri` (CredentialConnector values) and then
+   * only sends the seller back, so completeAuthorization is never called.
+   */
+  readonly deliversKeys?: boolean;
   /** Checks the callback (state is checked by the caller; Shopify: HMAC and host) and exchanges the code. */
   completeAuthorization(input: {
     query: Readonly<Record<string, string>>;
     codeVerifier: string;
     redirectUri: string;
     shopHost?: string;
-  }): Promise<{ externalShopId: string; shopName: string; tokens: RefreshedTokens; scopes: string; settings: Record<string, unknown> }>;
+  }): Promise<ConnectionGrant>;
+}
+
+/** What a completed connection hands to the shops module to store (tokens encrypted, settings in clear). */
+export interface ConnectionGrant {
+  readonly externalShopId: string;
+  readonly shopName: string;
+  /** Secrets: the access token and what renews it (a refresh token, or pasted API keys). */
+  readonly tokens: RefreshedTokens;
+  readonly scopes: string;
+  /** Non-secret per-connection settings (a store address, a region, a seller id). */
+  readonly settings: Record<string, unknown>;
+}
+
+/** A value the seller types to connect: a store address, an API key. */
+export interface ConnectField {
+  readonly name: string;
+  readonly label: string;
+  /** Shown as a password field and never echoed back. */
+  readonly secret: boolean;
+  readonly placeholder?: string;
+  readonly help?: string;
+}
+
+/**
+ * A marketplace connected with values the seller pastes (WooCommerce REST keys, Walmart client
+ * credentials) instead of, or besides, an OAuth redirect.
+ */
+export interface CredentialConnector {
+  readonly platform: Platform;
+  readonly connectFields: readonly ConnectField[];
+  /**
+   * Checks the values with one authenticated call to the marketplace and returns the connection.
+   * Bad values: MarketplaceRejectedError with a message fit for the seller.
+   */
+  connectWithCredentials(values: Readonly<Record<string, string>>): Promise<ConnectionGrant>;
+}
+
+/** A marketplace payload that cannot be read as an order: stored as a failed delivery with this reason. */
+export class MalformedOrderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedOrderError';
+  }
 }
 
 /** The marketplace refused for a reason a retry will not fix (bad request, revoked grant). */
@@ -131,7 +211,10 @@ export class MarketplaceUnavailableError extends Error {
  * that no product has.
  */
 export interface SimulatingConnector extends ShopConnector {
-  simulateOrder(credentials: ShopCredentials, options: { sequence: number; includeUnmatched: boolean }): Promise<MarketplaceOrder>;
+  simulateOrder(
+    credentials: ShopCredentials,
+    options: { sequence: number; includeUnmatched: boolean },
+  ): Promise<MarketplaceOrder>;
 }
 
 export function isSimulatingConnector(connector: ShopConnector): connector is SimulatingConnector {

@@ -61,6 +61,14 @@ export function createInboundWebhookRepository(db: Database) {
         .where(and(eq(inboundWebhook.id, id), isNull(inboundWebhook.processedAt)));
     },
 
+    /** A delivery that can never be processed: done, with the reason kept for the operator. */
+    async markFailed(id: string, reason: string): Promise<void> {
+      await db
+        .update(inboundWebhook)
+        .set({ processedAt: new Date(), failedReason: reason.slice(0, 1000) })
+        .where(and(eq(inboundWebhook.id, id), isNull(inboundWebhook.processedAt)));
+    },
+
     /** Ids of deliveries received before `before` (and within the lookback) still unprocessed, oldest first. */
     async listUnprocessed(before: Date, limit: number): Promise<string[]> {
       const rows = await db

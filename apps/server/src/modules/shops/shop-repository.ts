@@ -181,14 +181,15 @@ export function createShopRepository(db: Database, box: SecretBox) {
         .where(eq(shopConnection.id, id));
     },
 
-    async recordSync(id: string, cursor: string | undefined): Promise<void> {
+    /** A sync went through: the cursor moves on, the shop is connected, with a note (orders skipped) or none. */
+    async recordSync(id: string, cursor: string | undefined, note: string | null = null): Promise<void> {
       await db
         .update(shopConnection)
         .set({
           ...(cursor !== undefined ? { syncCursor: cursor } : {}),
           lastSyncedAt: new Date(),
           status: 'connected',
-          statusMessage: null,
+          statusMessage: note,
           updatedAt: new Date(),
         })
         .where(eq(shopConnection.id, id));
@@ -342,7 +343,9 @@ export function createShopRepository(db: Database, box: SecretBox) {
      * listing_owner_title_id_idx, listing_owner_shop_title_id_idx (one shop) or the partial
      * listing_owner_unmatched_title_id_idx (the unmatched inbox).
      */
-    async listListings(filter: ListingFilter): Promise<{ items: ListingView[]; nextCursor: string | null; total: number }> {
+    async listListings(
+      filter: ListingFilter,
+    ): Promise<{ items: ListingView[]; nextCursor: string | null; total: number }> {
       const key = decodeCursor(filter.cursor, ['string', 'string']);
       if (key) assertCursorUuid(String(key[1]));
       const pattern = filter.search ? escapeLike(filter.search) : null;
@@ -374,7 +377,12 @@ export function createShopRepository(db: Database, box: SecretBox) {
           .limit(filter.limit + 1),
         db.select({ total: count() }).from(listing).where(where),
       ]);
-      const page = pageFrom(rows, filter.limit, (row) => [row.listing.title, row.listing.id], (row) => row);
+      const page = pageFrom(
+        rows,
+        filter.limit,
+        (row) => [row.listing.title, row.listing.id],
+        (row) => row,
+      );
       return { ...page, total: totalRow?.total ?? 0 };
     },
 

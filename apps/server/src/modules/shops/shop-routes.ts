@@ -91,7 +91,7 @@ export function registerShopRoutes(
       schema: {
         tags: ['shops'],
         summary:
-          'Connects a shop: the sandbox at once; a marketplace answers where to approve access (OAuth with state and PKCE)',
+          'Connects a shop: the sandbox at once (optionally impersonating a marketplace); a marketplace with `credentials` (pasted keys, checked with it first) at once; otherwise answers where to approve access (OAuth with state and PKCE; WooCommerce: its authorisation page at `storeUrl`)',
         params: platformParams,
         body: shopConnectInputSchema.optional(),
         response: {
@@ -102,12 +102,19 @@ export function registerShopRoutes(
     async (request) => {
       const viewer = viewerOf(request);
       const { platform } = request.params;
-      if (platform === 'sandbox') return { authorizeUrl: null, shop: await shops.connectSandbox(viewer.id) };
+      const body = request.body ?? {};
+      if (platform === 'sandbox')
+        return { authorizeUrl: null, shop: await shops.connectSandbox(viewer.id, body.impersonate) };
+      if (body.credentials)
+        return {
+          authorizeUrl: null,
+          shop: await shops.connectWithCredentials(viewer.id, platform, body.credentials),
+        };
       const started = await shops.startOAuth(
         viewer.id,
         platform,
         callbackUrl(request, deps.publicUrl, platform),
-        request.body?.shopHost,
+        body.shopHost ?? body.storeUrl,
       );
       return { authorizeUrl: started.authorizeUrl, shop: null };
     },
@@ -134,6 +141,20 @@ export function registerShopRoutes(
         return back({ error: 'Sign in as the seller who started the connection, then connect again' });
       }
       try {
+        if (shops.deliversKeys(platform)) {
+          // WooCommerce has POSTed the keys to key-delivery already (or the seller declined).
+          const outcome =
+            request.query.success === '1'
+              ? await shops.keyDeliveryOutcome(viewer.id, platform, request.query.user_id ?? '')
+              : 'declined';
+          if (outcome === 'connected') return back({ connected: platform });
+          return back({
+            error:
+              outcome === 'declined'
+                ? 'Access was not granted'
+                : 'WooCommerce did not send the keys; connect again, or paste keys from WooCommerce → Settings → Advanced → REST API',
+          });
+        }
         await shops.completeOAuth(
           viewer.id,
           platform,
@@ -146,6 +167,28 @@ export function registerShopRoutes(
         request.log.error({ err: error, platform }, 'oauth callback failed');
         return back({ error: 'The connection could not be completed; please try again' });
       }
+    },
+  );
+
+  api.post(
+    '/api/shops/:platform/key-delivery',
+    {
+      schema: {
+        tags: ['shops'],
+        summary:
+          "WooCommerce's application authorisation POSTs the new REST keys here (no session: the connection's state, echoed as user_id, is the proof)",
+        params: platformParams,
+        body: z.looseObject({
+          user_id: z.string().min(1).max(200),
+          consumer_key: z.string().min(1).max(200),
+          consumer_secret: z.string().min(1).max(200),
+        }),
+      },
+    },
+    async (request) => {
+      const { user_id: state, consumer_key: consumerKey, consumer_secret: consumerSecret } = request.body;
+      await shops.completeKeyDelivery(request.params.platform, state, { consumerKey, consumerSecret });
+      return { ok: true };
     },
   );
 

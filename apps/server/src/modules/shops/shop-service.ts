@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   PLATFORM_LABELS,
+  type ImpersonatedPlatform,
   type Listing,
   type ListingList,
   type Platform,
@@ -16,6 +17,7 @@ import type { ConnectorRegistry } from './connector-registry.ts';
 import {
   isSimulatingConnector,
   MarketplaceRejectedError,
+  type ConnectionGrant,
   type MarketplaceOrder,
   type ShopConnector,
   type ShopCredentials,
@@ -101,9 +103,20 @@ export function createShopService(deps: {
   }
 
   /** An admin acting on another seller's shop or listings is recorded with the real actor (AC-2). */
-  async function auditIfForOther(viewer: ShopViewer, ownerId: string, action: string, detail: Record<string, unknown>): Promise<void> {
+  async function auditIfForOther(
+    viewer: ShopViewer,
+    ownerId: string,
+    action: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
     if (viewer.id === ownerId) return;
-    await audit.record({ actorId: viewer.id, targetUserId: ownerId, action, detail, requestId: viewer.requestId });
+    await audit.record({
+      actorId: viewer.id,
+      targetUserId: ownerId,
+      action,
+      detail,
+      requestId: viewer.requestId,
+    });
   }
 
   async function visibleShop(viewer: ShopViewer, shopId: string): Promise<ShopRow> {
@@ -130,7 +143,11 @@ export function createShopService(deps: {
   async function freshCredentials(row: ShopRow, connector: ShopConnector): Promise<ShopCredentials> {
     const credentials = repository.credentials(row);
     const expiresAt = credentials.tokenExpiresAt?.getTime();
-    if (!connector.refreshTokens || expiresAt === undefined || expiresAt - Date.now() >= TOKEN_REFRESH_MARGIN_MS) {
+    if (
+      !connector.refreshTokens ||
+      expiresAt === undefined ||
+      expiresAt - Date.now() >= TOKEN_REFRESH_MARGIN_MS
+    ) {
       return credentials;
     }
     const pending = refreshing.get(row.id);
@@ -140,7 +157,8 @@ export function createShopService(deps: {
       const latest = await repository.find(row.id);
       const current = latest ? repository.credentials(latest) : credentials;
       const currentExpiry = current.tokenExpiresAt?.getTime();
-      if (currentExpiry !== undefined && currentExpiry - Date.now() >= TOKEN_REFRESH_MARGIN_MS) return current;
+      if (currentExpiry !== undefined && currentExpiry - Date.now() >= TOKEN_REFRESH_MARGIN_MS)
+        return current;
       const tokens = await connector.refreshTokens!(current);
       await repository.updateTokens(row, tokens);
       return {
@@ -193,7 +211,10 @@ export function createShopService(deps: {
     const row = await repository.find(shopId);
     if (!row) return 'skipped: shop gone';
     try {
-      await connector.subscribeWebhooks(repository.credentials(row), `${deps.publicUrl}/api/webhooks/${platform}`);
+      await connector.subscribeWebhooks(
+        repository.credentials(row),
+        `${deps.publicUrl}/api/webhooks/${platform}`,
+      );
       return 'subscribed';
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
@@ -203,6 +224,46 @@ export function createShopService(deps: {
         `Webhooks could not be subscribed (${reason}); orders arrive by polling`,
       );
       return `failed: ${reason}`;
+    }
+  }
+
+  /** Stores a completed connection (tokens sealed), subscribes its webhooks and records it. */
+  async function saveGrant(
+    ownerId: string,
+    platform: string,
+    granted: ConnectionGrant,
+  ): Promise<string | 'taken'> {
+    const saved = await repository.saveConnection({
+      ownerId,
+      platform,
+      externalShopId: granted.externalShopId,
+      name: granted.shopName,
+      tokens: granted.tokens,
+      scopes: granted.scopes,
+      settings: granted.settings,
+    });
+    if (saved === 'taken') return 'taken';
+    // Logged in the connect audit entry; a failure is also the connection's status message.
+    const webhooks = await subscribeWebhooks(saved.id, platform);
+    await audit.record({
+      actorId: ownerId,
+      targetUserId: ownerId,
+      action: 'shop.connect',
+      detail: { platform, shopId: saved.id, webhooks },
+    });
+    return saved.id;
+  }
+
+  async function syncListingsAfterConnect(shopId: string): Promise<void> {
+    try {
+      await sync(shopId, { listings: true, orders: false });
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+      await repository.setStatus(
+        shopId,
+        error instanceof MarketplaceRejectedError ? 'error' : 'connected',
+        `Listings could not be imported yet: ${reason}`,
+      );
     }
   }
 
@@ -218,6 +279,7 @@ export function createShopService(deps: {
     const result: ShopSyncResult = { listings: 0, linked: 0, ordersReceived: 0, ordersCreated: 0 };
     if (what.listings) Object.assign(result, await importListings(row, connector, credentials));
     let cursor: string | undefined;
+    let note: string | null = null;
     if (what.orders) {
       const page = await connector.fetchOrders(credentials, row.syncCursor);
       for (const order of page.orders) {
@@ -226,8 +288,15 @@ export function createShopService(deps: {
         if (ingested.created) result.ordersCreated += 1;
       }
       cursor = page.nextCursor;
+      const failed = page.failed ?? [];
+      if (failed.length > 0)
+        note =
+          `${failed.length} order${failed.length === 1 ? '' : 's'} could not be read and ${failed.length === 1 ? 'was' : 'were'} skipped (order ${failed[0]!.externalId}: ${failed[0]!.reason})`.slice(
+            0,
+            500,
+          );
     }
-    await repository.recordSync(row.id, cursor);
+    await repository.recordSync(row.id, cursor, note);
     return result;
   }
 
@@ -235,18 +304,37 @@ export function createShopService(deps: {
     sync,
 
     /** One order from a webhook, ingested exactly as the sync ingests it. */
-    async ingestMarketplaceOrder(shopId: string, order: MarketplaceOrder): Promise<{ orderId: string; created: boolean }> {
+    async ingestMarketplaceOrder(
+      shopId: string,
+      order: MarketplaceOrder,
+    ): Promise<{ orderId: string; created: boolean }> {
       const row = await repository.find(shopId);
       if (!row) throw notFound('Shop');
       return ingestFor(row, order);
     },
 
+    /** An order a webhook named by id only: fetched with fresh credentials, then ingested like any other. */
+    async ingestMarketplaceOrderById(
+      shopId: string,
+      externalOrderId: string,
+    ): Promise<{ orderId: string; created: boolean } | null> {
+      const row = await repository.find(shopId);
+      if (!row) throw notFound('Shop');
+      const connector = connectorFor(row.platform);
+      if (!connector.fetchOrder) return null;
+      const order = await connector.fetchOrder(await freshCredentials(row, connector), externalOrderId);
+      return order ? ingestFor(row, order) : null;
+    },
+
     async platforms(): Promise<ShopPlatforms> {
       const oauth = new Set(connectors.oauthPlatforms());
       return {
-        platforms: connectors
-          .platforms()
-          .map((platform) => ({ platform, label: PLATFORM_LABELS[platform], oauth: oauth.has(platform) })),
+        platforms: connectors.platforms().map((platform) => ({
+          platform,
+          label: PLATFORM_LABELS[platform],
+          oauth: oauth.has(platform),
+          fields: (connectors.credentials(platform)?.connectFields ?? []).map((field) => ({ ...field })),
+        })),
       };
     },
 
@@ -267,18 +355,21 @@ export function createShopService(deps: {
     /** Every connected shop (for the periodic sync). */
     listConnected: () => repository.listConnected(),
 
-    /** The sandbox shop: no OAuth, a new simulated shop, its listings imported at once. */
-    async connectSandbox(ownerId: string): Promise<ShopConnection> {
+    /**
+     * The sandbox shop: no OAuth, a new simulated shop, its listings imported at once. Impersonating
+     * a marketplace, its orders arrive in that marketplace's shape, through its mapping.
+     */
+    async connectSandbox(ownerId: string, impersonate?: ImpersonatedPlatform): Promise<ShopConnection> {
       connectorFor('sandbox');
       const externalShopId = `sandbox-${randomBytes(6).toString('hex')}`;
       const saved = await repository.saveConnection({
         ownerId,
         platform: 'sandbox',
         externalShopId,
-        name: `Sandbox shop ${externalShopId.slice(-4).toUpperCase()}`,
+        name: `Sandbox shop ${externalShopId.slice(-4).toUpperCase()}${impersonate ? ` (as ${PLATFORM_LABELS[impersonate]})` : ''}`,
         tokens: null,
         scopes: '',
-        settings: { openedAt: new Date().toISOString() },
+        settings: { openedAt: new Date().toISOString(), ...(impersonate ? { impersonate } : {}) },
       });
       if (saved === 'taken') throw new AppError('conflict', 'Could not create a sandbox shop; try again');
       await sync(saved.id, { listings: true, orders: false });
@@ -300,6 +391,8 @@ export function createShopService(deps: {
         );
       if (platform === 'shopify' && !shopHost)
         throw new AppError('bad-request', 'Enter your Shopify store domain first');
+      if (oauth.deliversKeys && !shopHost)
+        throw new AppError('bad-request', 'Enter your store address first');
       const state = randomBytes(32).toString('base64url');
       const codeVerifier = randomBytes(48).toString('base64url');
       const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
@@ -317,6 +410,9 @@ export function createShopService(deps: {
           codeChallenge,
           redirectUri,
           ...(shopHost ? { shopHost } : {}),
+          ...(oauth.deliversKeys
+            ? { keyDeliveryUri: redirectUri.replace(/\/callback$/, '/key-delivery') }
+            : {}),
         }),
       };
     },
@@ -338,7 +434,9 @@ export function createShopService(deps: {
       const state = query.state;
       if (!state)
         throw new OAuthCallbackError('This connection request is not recognised; please start again');
-      if (!query.code) throw new OAuthCallbackError('The marketplace answered without an authorisation code');
+      // Amazon's consent page answers spapi_oauth_code, TikTok Shop's auth_code; the rest, code.
+      if (!query.code && !query.spapi_oauth_code && !query.auth_code)
+        throw new OAuthCallbackError('The marketplace answered without an authorisation code');
       const consumed = await repository.consumeState(state, ownerId, platform);
       if (!consumed) {
         const known = await repository.findState(state);
@@ -361,26 +459,97 @@ export function createShopService(deps: {
           throw new OAuthCallbackError(`The marketplace refused the connection: ${error.message}`);
         throw error;
       }
-      const saved = await repository.saveConnection({
-        ownerId,
-        platform,
-        externalShopId: granted.externalShopId,
-        name: granted.shopName,
-        tokens: granted.tokens,
-        scopes: granted.scopes,
-        settings: granted.settings,
-      });
+      const saved = await saveGrant(ownerId, platform, granted);
       if (saved === 'taken')
         throw new OAuthCallbackError('That shop is already connected to another Layerline account');
-      // Logged in the connect audit entry; a failure is also the connection's status message.
-      const webhooks = await subscribeWebhooks(saved.id, platform);
-      await audit.record({
-        actorId: ownerId,
-        targetUserId: ownerId,
-        action: 'shop.connect',
-        detail: { platform, shopId: saved.id, webhooks },
+      return shopConnection(saved);
+    },
+
+    /**
+     * A marketplace connected with pasted keys (WooCommerce, Walmart): the connector checks them
+     * with the marketplace first; nothing is stored unless it accepts them. Listings are imported
+     * at once (a failure there leaves the shop connected, with the reason as its status).
+     */
+    async connectWithCredentials(
+      ownerId: string,
+      platform: string,
+      values: Readonly<Record<string, string>>,
+    ): Promise<ShopConnection> {
+      const connector = connectors.credentials(platform);
+      if (!connector)
+        throw new AppError(
+          'bad-request',
+          `${PLATFORM_LABELS[platform as Platform] ?? platform} cannot be connected with keys on this server`,
+        );
+      const missing = connector.connectFields.filter((field) => !values[field.name]?.trim());
+      if (missing.length > 0)
+        throw new AppError('bad-request', `Fill in ${missing.map((field) => field.label).join(', ')}`);
+      const known = new Set(connector.connectFields.map((field) => field.name));
+      const unknown = Object.keys(values).filter((name) => !known.has(name));
+      if (unknown.length > 0) throw new AppError('bad-request', `Unknown field ${unknown.join(', ')}`);
+      let granted: ConnectionGrant;
+      try {
+        granted = await connector.connectWithCredentials(values);
+      } catch (error) {
+        if (error instanceof MarketplaceRejectedError)
+          throw new AppError(
+            'bad-request',
+            `${PLATFORM_LABELS[platform as Platform]} refused these keys: ${error.message}`,
+          );
+        throw error;
+      }
+      const saved = await saveGrant(ownerId, platform, granted);
+      if (saved === 'taken')
+        throw new AppError('conflict', 'That shop is already connected to another Layerline account');
+      await syncListingsAfterConnect(saved);
+      return shopConnection(saved);
+    },
+
+    /**
+     * WooCommerce's application authorisation: the store POSTs the new keys to us (no session; the
+     * 256-bit state it echoes as user_id is the proof), before sending the seller back. The state is
+     * used up here, whoever's it is; the keys are checked like pasted ones.
+     */
+    async completeKeyDelivery(
+      platform: string,
+      state: string,
+      values: Readonly<Record<string, string>>,
+    ): Promise<void> {
+      const pending = await repository.findState(state);
+      if (
+        !pending ||
+        pending.platform !== platform ||
+        pending.usedAt ||
+        pending.expiresAt.getTime() < Date.now()
+      )
+        throw new AppError('unauthenticated', 'This connection request is not recognised');
+      if (!(await repository.consumeState(state, pending.ownerId, platform)))
+        throw new AppError('unauthenticated', 'This connection request is not recognised');
+      const connector = connectors.credentials(platform);
+      if (!connector || !connectors.oauth(platform)?.deliversKeys)
+        throw new AppError('unavailable', 'This marketplace cannot be connected on this server');
+      const granted = await connector.connectWithCredentials({
+        ...values,
+        ...(pending.shopHost ? { storeUrl: pending.shopHost } : {}),
       });
-      return shopConnection(saved.id);
+      const saved = await saveGrant(pending.ownerId, platform, granted);
+      if (saved === 'taken')
+        throw new AppError('conflict', 'That shop is already connected to another Layerline account');
+      await syncListingsAfterConnect(saved);
+    },
+
+    /** True for a marketplace that POSTs keys to key-delivery and then only sends the seller back (WooCommerce). */
+    deliversKeys: (platform: string): boolean => connectors.oauth(platform)?.deliversKeys === true,
+
+    /** Where WooCommerce sends the seller after the keys: connected when the keys arrived for this seller's state. */
+    async keyDeliveryOutcome(
+      ownerId: string,
+      platform: string,
+      state: string,
+    ): Promise<'connected' | 'pending' | 'unknown'> {
+      const known = await repository.findState(state);
+      if (!known || known.ownerId !== ownerId || known.platform !== platform) return 'unknown';
+      return known.usedAt ? 'connected' : 'pending';
     },
 
     /** Disconnects: revokes the marketplace grant where possible, then deletes the row (tokens, listings). */

@@ -235,6 +235,24 @@ describe('POST /api/webhooks/shopify', () => {
     expect(page.status).toBe(200);
   });
 
+  it('keeps a signed delivery that is not a readable order as a failed delivery with the reason, and goes on', async () => {
+    const webhookId = randomUUID();
+    const body = raw({ id: 1, admin_graphql_api_id: 'gid://shopify/Order/1', line_items: 'none' });
+    expect((await deliver({ topic: 'orders/create', body, webhookId })).status).toBe(200);
+    const failed = await waitFor('the failed delivery', async () => {
+      const [row] = await t.context.db
+        .select()
+        .from(inboundWebhook)
+        .where(eq(inboundWebhook.id, `shopify:${webhookId}`));
+      return row?.processedAt ? row : undefined;
+    });
+    expect(failed.failedReason).toMatch(/^The Shopify order webhook has an unexpected shape \(/);
+    // The next delivery is processed as usual.
+    const next = raw(shopifyOrderPayload('820982911946154650', [{ sku: 'LAMP-1', quantity: 1 }]));
+    expect((await deliver({ topic: 'orders/create', body: next })).status).toBe(200);
+    expect((await waitFor('the order', () => findOrder('820982911946154650'))).status).toBe('accepted');
+  });
+
   it('the same delivery 10 times at once: ten 200s, one inbound row, one order', async () => {
     const body = raw(shopifyOrderPayload('820982911946154700', [{ sku: 'VASE-S', quantity: 1 }]));
     const webhookId = randomUUID();
@@ -336,7 +354,10 @@ describe('POST /api/webhooks/shopify', () => {
     const unconfigured = createWebhookIntakeService({
       repository: createInboundWebhookRepository(t.context.db),
       receivers: {},
-      shops: { ingestMarketplaceOrder: () => Promise.reject(new Error('not called')) },
+      shops: {
+        ingestMarketplaceOrder: () => Promise.reject(new Error('not called')),
+        ingestMarketplaceOrderById: () => Promise.reject(new Error('not called')),
+      },
     });
     const body = raw({ id: 1 });
     const error = await unconfigured

@@ -32,12 +32,16 @@ let rejectListings = false;
 const refreshes: string[] = [];
 const listedWith: (string | null)[] = [];
 const fakeShop: ShopConnector = {
-  platform: 'woocommerce',
+  platform: 'ebay',
   async refreshTokens(credentials) {
     refreshes.push(credentials.refreshToken ?? '');
     await new Promise((resolve) => setTimeout(resolve, 100));
     // Rotating refresh tokens, as Etsy does: the old refresh token stops working after one use.
-    return { accessToken: `access-${refreshes.length}`, refreshToken: `refresh-rotated-${refreshes.length}`, tokenExpiresAt: new Date(Date.now() + 3600_000) };
+    return {
+      accessToken: `access-${refreshes.length}`,
+      refreshToken: `refresh-rotated-${refreshes.length}`,
+      tokenExpiresAt: new Date(Date.now() + 3600_000),
+    };
   },
   async listListings(credentials) {
     listedWith.push(credentials.accessToken);
@@ -64,7 +68,7 @@ const fakeShop: ShopConnector = {
   },
 };
 const fakeOAuth: OAuthConnector = {
-  platform: 'woocommerce',
+  platform: 'ebay',
   authorizeUrl: ({ state, codeChallenge, redirectUri }) =>
     `https://marketplace.invalid/authorize?${new URLSearchParams({ state, code_challenge: codeChallenge, code_challenge_method: 'S256', redirect_uri: redirectUri })}`,
   async completeAuthorization({ query, codeVerifier }) {
@@ -97,16 +101,16 @@ afterAll(async () => {
 });
 
 async function startOAuth(client: SignedInClient): Promise<string> {
-  const response = await client.post('/api/shops/woocommerce/connect', {});
+  const response = await client.post('/api/shops/ebay/connect', {});
   expect(response.status).toBe(200);
   const url = new URL(response.body.authorizeUrl);
   expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(url.searchParams.get('redirect_uri')).toBe(`${t.baseUrl}/api/shops/woocommerce/callback`);
+  expect(url.searchParams.get('redirect_uri')).toBe(`${t.baseUrl}/api/shops/ebay/callback`);
   return url.searchParams.get('state')!;
 }
 
 const callback = (client: SignedInClient, params: Record<string, string>) =>
-  client.get(`/api/shops/woocommerce/callback?${new URLSearchParams(params)}`);
+  client.get(`/api/shops/ebay/callback?${new URLSearchParams(params)}`);
 
 const redirectOf = (response: { status: number; headers: Headers }) => {
   expect(response.status).toBe(303);
@@ -171,11 +175,29 @@ describe('sandbox shop: connect → listings → SKU links → orders', () => {
     const [row] = await t.context.db.select().from(shopConnection).where(eq(shopConnection.id, shopId));
     expect(sandbox.shipped.get(`${row!.externalShopId}:${shipped.body.externalId}`)).toEqual(tracking);
     const audit = (await admin.get('/api/admin/audit?limit=20')).body.entries;
-    expect(audit).toContainEqual(expect.objectContaining({ action: 'order.tracking-sent', actorId: admin.userId, targetUserId: seller.userId }));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        action: 'order.tracking-sent',
+        actorId: admin.userId,
+        targetUserId: seller.userId,
+      }),
+    );
     // The spec's completeEtsyOrder names an Etsy receipt: a sandbox order is not one.
-    const etsy = await admin.post('/api/etsy/complete-order', { userId: seller.userId, receiptId: shipped.body.externalId, trackingNumber: 'X123' });
+    const etsy = await admin.post('/api/etsy/complete-order', {
+      userId: seller.userId,
+      receiptId: shipped.body.externalId,
+      trackingNumber: 'X123',
+    });
     expect(etsy.status).toBe(404);
-    expect((await seller.post('/api/etsy/complete-order', { userId: other.userId, receiptId: '1', trackingNumber: 'X123' })).status).toBe(403);
+    expect(
+      (
+        await seller.post('/api/etsy/complete-order', {
+          userId: other.userId,
+          receiptId: '1',
+          trackingNumber: 'X123',
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('an order with the unmatched SKU is held; linking the listing by hand releases it', async () => {
@@ -259,7 +281,9 @@ describe('sandbox shop: connect → listings → SKU links → orders', () => {
     const before = (await seller.get('/api/shops')).body[0].lastSyncedAt;
     const later = Date.now() + 2 * 3600_000;
     expect(await enqueueDueSyncs(t.running.jobs, t.context.shops, later)).toBeGreaterThanOrEqual(1);
-    await expect.poll(async () => (await seller.get('/api/shops')).body[0].lastSyncedAt, { timeout: 15_000 }).not.toBe(before);
+    await expect
+      .poll(async () => (await seller.get('/api/shops')).body[0].lastSyncedAt, { timeout: 15_000 })
+      .not.toBe(before);
   });
 
   it('disconnect deletes the connection and its listings', async () => {
@@ -278,7 +302,7 @@ describe('OAuth connect', () => {
     const state = await startOAuth(seller);
     expect(Buffer.from(state, 'base64url')).toHaveLength(32);
     const response = await callback(seller, { state, code: 'good' });
-    expect(redirectOf(response).searchParams.get('connected')).toBe('woocommerce');
+    expect(redirectOf(response).searchParams.get('connected')).toBe('ebay');
     const [row] = await t.context.db
       .select()
       .from(shopConnection)
@@ -300,11 +324,19 @@ describe('OAuth connect', () => {
   it('refreshes an expired token once for 20 concurrent syncs (TOK-1)', async () => {
     const state = await startOAuth(seller);
     await callback(seller, { state, code: 'expiring' });
-    const [row] = await t.context.db.select().from(shopConnection).where(eq(shopConnection.externalShopId, 'fake-expiring'));
-    await t.context.db.update(shopConnection).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(shopConnection.id, row!.id));
+    const [row] = await t.context.db
+      .select()
+      .from(shopConnection)
+      .where(eq(shopConnection.externalShopId, 'fake-expiring'));
+    await t.context.db
+      .update(shopConnection)
+      .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shopConnection.id, row!.id));
     refreshes.length = 0;
     listedWith.length = 0;
-    const results = await Promise.all(Array.from({ length: 20 }, () => seller.post(`/api/shops/${row!.id}/sync`, {})));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => seller.post(`/api/shops/${row!.id}/sync`, {})),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(refreshes).toEqual(['refresh-expiring']);
     expect(new Set(listedWith)).toEqual(new Set(['access-1']));
@@ -314,8 +346,7 @@ describe('OAuth connect', () => {
   it('rejects unknown, reused, expired and another seller’s states, storing nothing', async () => {
     const before = exchanged.length;
     const countShops = async () =>
-      (await t.context.db.select().from(shopConnection).where(eq(shopConnection.platform, 'woocommerce')))
-        .length;
+      (await t.context.db.select().from(shopConnection).where(eq(shopConnection.platform, 'ebay'))).length;
     const shopsBefore = await countShops();
 
     const unknown = redirectOf(await callback(seller, { state: 'not-a-state', code: 'x1' }));
@@ -326,7 +357,7 @@ describe('OAuth connect', () => {
     expect(stolen.searchParams.get('error')).toMatch(/not recognised/);
     // The attempt by another seller did not use it up: the rightful seller still can, once.
     expect(redirectOf(await callback(seller, { state, code: 'ok2' })).searchParams.get('connected')).toBe(
-      'woocommerce',
+      'ebay',
     );
     const reused = redirectOf(await callback(seller, { state, code: 'x3' }));
     expect(reused.searchParams.get('error')).toMatch(/already used/);
@@ -346,7 +377,7 @@ describe('OAuth connect', () => {
     expect(redirectOf(crossed).searchParams.get('error')).toBeTruthy();
 
     const signedOut = redirectOf(
-      await t.client().get(`/api/shops/woocommerce/callback?state=${wrongPlatform}&code=x6`),
+      await t.client().get(`/api/shops/ebay/callback?state=${wrongPlatform}&code=x6`),
     );
     expect(signedOut.searchParams.get('error')).toMatch(/Sign in/);
 
@@ -378,8 +409,8 @@ describe('OAuth connect', () => {
     const platforms = await seller.get('/api/shops/platforms');
     expect(platforms.body.platforms).toEqual(
       expect.arrayContaining([
-        { platform: 'sandbox', label: 'Sandbox shop', oauth: false },
-        { platform: 'woocommerce', label: 'WooCommerce', oauth: true },
+        { platform: 'sandbox', label: 'Sandbox shop', oauth: false, fields: [] },
+        { platform: 'ebay', label: 'eBay', oauth: true, fields: [] },
       ]),
     );
   });

@@ -1,11 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { WebhookIntakeService } from './webhook-intake-service.ts';
 
 const MAX_WEBHOOK_BYTES = 2 * 1024 * 1024;
 
-const headerOf = (request: FastifyRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return typeof value === 'string' ? value : undefined;
+/** Marketplaces that push orders to us over HTTPS (eBay and Amazon are polled). */
+const WEBHOOK_PLATFORMS = ['shopify', 'woocommerce', 'walmart', 'tiktok'] as const;
+
+/** Every header as one string, names lower-cased (what a WebhookReceiver reads). */
+const headersOf = (request: FastifyRequest): Record<string, string | undefined> => {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return headers;
 };
 
 /**
@@ -19,6 +26,12 @@ export async function registerWebhookIntakeRoutes(
   deps: { webhookIntake: WebhookIntakeService },
 ): Promise<void> {
   await app.register(async (scope) => {
+    // WooCommerce pings a new webhook with a form body; it is answered, never stored.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'buffer', bodyLimit: MAX_WEBHOOK_BYTES },
+      (_request, body, done) => done(null, body),
+    );
     scope.addContentTypeParser(
       'application/json',
       { parseAs: 'buffer', bodyLimit: MAX_WEBHOOK_BYTES },
@@ -26,34 +39,32 @@ export async function registerWebhookIntakeRoutes(
     );
 
     scope.post(
-      '/api/webhooks/shopify',
+      '/api/webhooks/:platform',
       {
         bodyLimit: MAX_WEBHOOK_BYTES,
-        // A busy store's deliveries come from a few Shopify addresses: more room than the per-IP API limit.
+        // A busy store's deliveries come from a few marketplace addresses: more room than the per-IP API limit.
         config: { rateLimit: { max: 6000, timeWindow: '1 minute' } },
         schema: {
           tags: ['webhooks'],
           summary:
-            'Shopify webhooks (orders/create, orders/updated, orders/cancelled, app/uninstalled), verified by X-Shopify-Hmac-Sha256 over the raw body',
+            "Marketplace webhooks (Shopify orders/* and app/uninstalled, WooCommerce order.*, TikTok Shop order status, Walmart PO events), verified by the marketplace's signature over the raw body, stored, then processed",
+          params: z.object({ platform: z.enum(WEBHOOK_PLATFORMS) }).strict(),
         },
       },
       async (request, reply) => {
+        const { platform } = request.params as { platform: string };
+        const receiver = deps.webhookIntake.receiverFor(platform);
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const result = await deps.webhookIntake.receive('shopify', {
+        const headers = headersOf(request);
+        if (receiver.isPing?.(headers, rawBody)) return reply.status(200).send({ ok: true });
+        const result = await deps.webhookIntake.receive(platform, {
           rawBody,
-          signature: headerOf(request, 'x-shopify-hmac-sha256'),
-          shopId: headerOf(request, 'x-shopify-shop-domain'),
-          topic: headerOf(request, 'x-shopify-topic'),
-          deliveryId: headerOf(request, 'x-shopify-webhook-id'),
+          ...receiver.read(headers, rawBody),
         });
         if (result.outcome === 'unknown-shop') {
           request.log.warn(
-            {
-              event: 'webhook.unknown_shop',
-              id: result.id,
-              shop: headerOf(request, 'x-shopify-shop-domain'),
-            },
-            'Shopify webhook for a shop that is not connected; stored and acknowledged',
+            { event: 'webhook.unknown_shop', id: result.id, platform },
+            'Webhook for a shop that is not connected; stored and acknowledged',
           );
         } else if (result.outcome === 'stored' && !result.enqueued) {
           request.log.error(

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import type { MarketplaceOrder } from './connector.ts';
+import { MalformedOrderError, type MarketplaceOrder } from './connector.ts';
 import type { InboundWebhookRepository } from './inbound-webhook-repository.ts';
 
 /**
@@ -8,12 +8,30 @@ import type { InboundWebhookRepository } from './inbound-webhook-repository.ts';
  * storing, deduplicating, queueing and acting on deliveries are ours.
  */
 export interface WebhookReceiver {
-  /** True only when the signature header is a valid signature of exactly these bytes. */
-  verify(rawBody: Buffer, signature: string | undefined): boolean;
-  /** What a topic means to us; anything else is stored and marked processed. */
-  classify(topic: string): 'order' | 'uninstalled' | 'ignore';
-  /** An order topic's payload (JSON, already verified and parsed) as an order. */
+  /** Where this marketplace puts the delivery's signature, shop, topic and id (headers, or the body). */
+  read(
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: Buffer,
+  ): Omit<InboundDelivery, 'rawBody'>;
+  /**
+   * True only when the signature is valid for exactly these bytes. `externalShopId` is the shop the
+   * delivery names, for marketplaces that sign with a per-shop secret (WooCommerce).
+   */
+  verify(rawBody: Buffer, signature: string | undefined, externalShopId: string): boolean;
+  /**
+   * What a topic means to us: an order in the payload, an order named by id only (fetched through
+   * the connector), the app removed; anything else is stored and marked processed.
+   */
+  classify(topic: string): 'order' | 'order-ref' | 'uninstalled' | 'ignore';
+  /** An 'order' payload (JSON, verified) as an order; MalformedOrderError when it is not one. */
   parseOrder(payload: unknown): MarketplaceOrder;
+  /** An 'order-ref' payload's order id; MalformedOrderError when it has none. */
+  orderRef?(payload: unknown): string;
+  /**
+   * A request the marketplace sends unsigned to test the address (WooCommerce's ping when a
+   * webhook is saved): answered 200 and not stored. False for everything else.
+   */
+  isPing?(headers: Readonly<Record<string, string | undefined>>, rawBody: Buffer): boolean;
 }
 
 /** One delivery as it arrived: the raw bytes and the headers the marketplace sends with them. */
@@ -43,6 +61,11 @@ export interface WebhookShopsPort {
     shopId: string,
     order: MarketplaceOrder,
   ): Promise<{ orderId: string; created: boolean }>;
+  /** An order named by id only: fetched from the marketplace, then ingested; null when it does not know it. */
+  ingestMarketplaceOrderById(
+    shopId: string,
+    externalOrderId: string,
+  ): Promise<{ orderId: string; created: boolean } | null>;
 }
 
 export const APP_UNINSTALLED_MESSAGE = 'The Layerline app was uninstalled from this store';
@@ -85,13 +108,19 @@ export function createWebhookIntakeService(deps: {
       listeners.push(listener);
     },
 
+    /** The receiver of a platform, or a 503 when its webhooks are not configured here. */
+    receiverFor,
+
     async receive(platform: string, delivery: InboundDelivery): Promise<ReceiveResult> {
       const receiver = receiverFor(platform);
-      if (!receiver.verify(delivery.rawBody, delivery.signature))
+      // The signature first, whatever else is missing: nothing about the request is trusted before it.
+      if (
+        !receiver.verify(delivery.rawBody, delivery.signature, (delivery.shopId ?? '').trim().toLowerCase())
+      )
         throw new AppError('unauthenticated', 'Invalid signature');
+      const externalShopId = header(delivery.shopId, 'shop').toLowerCase();
       const deliveryId = header(delivery.deliveryId, 'webhook id');
       const topic = header(delivery.topic, 'topic');
-      const externalShopId = header(delivery.shopId, 'shop').toLowerCase();
       let payload: unknown;
       try {
         payload = JSON.parse(delivery.rawBody.toString('utf8'));
@@ -121,19 +150,28 @@ export function createWebhookIntakeService(deps: {
 
     /**
      * Acts on a stored delivery once (the job; at least once, so idempotent): orders are ingested,
-     * app/uninstalled detaches the shop. Errors propagate so the job retries and, in the end,
-     * dead-letters it.
+     * app/uninstalled detaches the shop. A payload that is not a readable order is kept as a failed
+     * delivery with the reason (retrying cannot fix it); other errors propagate so the job retries
+     * and, in the end, dead-letters it.
      */
-    async process(id: string): Promise<'processed' | 'already' | 'missing'> {
+    async process(id: string): Promise<'processed' | 'failed' | 'already' | 'missing'> {
       const row = await repository.find(id);
       if (!row) return 'missing';
       if (row.processedAt) return 'already';
       const receiver = deps.receivers[row.platform];
       if (row.shopId && receiver) {
-        const kind = receiver.classify(row.topic);
-        if (kind === 'order')
-          await deps.shops.ingestMarketplaceOrder(row.shopId, receiver.parseOrder(row.payload));
-        else if (kind === 'uninstalled') await repository.detachShop(row.shopId, APP_UNINSTALLED_MESSAGE);
+        try {
+          const kind = receiver.classify(row.topic);
+          if (kind === 'order')
+            await deps.shops.ingestMarketplaceOrder(row.shopId, receiver.parseOrder(row.payload));
+          else if (kind === 'order-ref' && receiver.orderRef)
+            await deps.shops.ingestMarketplaceOrderById(row.shopId, receiver.orderRef(row.payload));
+          else if (kind === 'uninstalled') await repository.detachShop(row.shopId, APP_UNINSTALLED_MESSAGE);
+        } catch (error) {
+          if (!(error instanceof MalformedOrderError)) throw error;
+          await repository.markFailed(id, error.message);
+          return 'failed';
+        }
       }
       await repository.markProcessed(id);
       return 'processed';

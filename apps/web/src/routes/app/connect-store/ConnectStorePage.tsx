@@ -7,16 +7,20 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PLATFORM_LABELS, type Platform, type ShopConnection } from '@layerline/contracts';
+import {
+  IMPERSONATED_PLATFORMS,
+  PLATFORM_LABELS,
+  type ImpersonatedPlatform,
+  type Platform,
+  type ShopConnectInput,
+  type ShopConnection,
+} from '@layerline/contracts';
 import {
   useConnectShop,
   useDisconnectShop,
@@ -28,6 +32,7 @@ import {
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { ConnectMarketplaceDialog } from './ConnectMarketplaceDialog.tsx';
 import { API_REFERENCE_URL } from './order-api/api-reference.ts';
 import { OrderApiPanel } from './order-api/OrderApiPanel.tsx';
 
@@ -36,8 +41,24 @@ const DESCRIPTIONS: Partial<Record<Platform, string>> = {
     'A simulated marketplace with listings and realistic orders. Try Layerline end to end without a real shop.',
   etsy: 'Import your listings and receive receipts; tracking goes back to Etsy when we ship.',
   shopify: 'Import products by SKU; orders arrive by webhook; fulfilments carry tracking.',
+  woocommerce:
+    'Your own WordPress store: products and variations by SKU, orders by webhook, tracking as an order note.',
+  ebay: 'Inventory by SKU; orders from the Fulfillment API; tracking goes back as a shipping fulfilment.',
+  amazon:
+    'Seller Central listings by SKU; orders from the Selling Partner API; shipments confirmed with tracking.',
+  walmart: 'Marketplace items by SKU; new orders acknowledged for you; lines shipped with tracking.',
+  tiktok: 'Products by seller SKU; orders by webhook and poll; packages shipped with tracking.',
 };
-const COMING_SOON: Platform[] = ['woocommerce', 'ebay', 'amazon', 'walmart', 'tiktok'];
+const MARKETPLACES: Platform[] = [
+  'sandbox',
+  'etsy',
+  'shopify',
+  'woocommerce',
+  'ebay',
+  'amazon',
+  'walmart',
+  'tiktok',
+];
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -48,8 +69,8 @@ export default function ConnectStorePage() {
   const platforms = useShopPlatforms();
   const shops = useShops();
   const connect = useConnectShop();
-  const [shopifyOpen, setShopifyOpen] = useState(false);
-  const [shopHost, setShopHost] = useState('');
+  const [asking, setAsking] = useState<Platform | null>(null);
+  const [impersonate, setImpersonate] = useState<ImpersonatedPlatform | ''>('');
 
   // Back from a marketplace's approval page: say how it went once, then drop the parameter.
   useEffect(() => {
@@ -63,21 +84,29 @@ export default function ConnectStorePage() {
 
   const available = new Map((platforms.data?.platforms ?? []).map((p) => [p.platform, p]));
 
-  async function start(platform: Platform, host?: string) {
+  async function start(platform: Platform, input: ShopConnectInput = {}) {
     try {
-      const result = await connect.mutateAsync({ platform, ...(host ? { shopHost: host } : {}) });
+      const result = await connect.mutateAsync({ platform, ...input });
       if (result.authorizeUrl) {
         window.location.assign(result.authorizeUrl);
         return;
       }
+      setAsking(null);
       if (result.shop)
         showToast(`${result.shop.name} connected: ${result.shop.listingCount} listings imported`, 'success');
     } catch (error) {
-      showToast((error as Error).message, 'error');
+      showToast((error as Error).message, 'error', 8000);
     }
   }
 
-  const cards: Platform[] = ['sandbox', 'etsy', 'shopify'];
+  /** Asks first where the marketplace needs something typed (a store, keys); else straight to its approval page. */
+  function begin(platform: Platform) {
+    const info = available.get(platform);
+    if (platform === 'shopify' || platform === 'woocommerce' || (info?.fields.length ?? 0) > 0)
+      setAsking(platform);
+    else void start(platform);
+  }
+  const askingInfo = asking ? available.get(asking) : undefined;
 
   return (
     <Box>
@@ -102,7 +131,15 @@ export default function ConnectStorePage() {
       ) : (
         <Stack spacing={2} sx={{ mb: 3 }} data-testid="connected-shops">
           {shops.data.map((shop) => (
-            <ConnectedShopCard key={shop.id} shop={shop} />
+            <ConnectedShopCard
+              key={shop.id}
+              shop={shop}
+              onReconnect={
+                shop.platform !== 'sandbox' && available.has(shop.platform)
+                  ? () => begin(shop.platform)
+                  : undefined
+              }
+            />
           ))}
         </Stack>
       )}
@@ -110,8 +147,15 @@ export default function ConnectStorePage() {
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         Add a shop
       </Typography>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, mb: 3 }}>
-        {cards.map((platform) => {
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+          mb: 3,
+        }}
+      >
+        {MARKETPLACES.map((platform) => {
           const info = available.get(platform);
           return (
             <Card key={platform} variant="outlined" data-testid={`platform-${platform}`}>
@@ -122,13 +166,36 @@ export default function ConnectStorePage() {
                 <Typography variant="body2" color="text.secondary">
                   {DESCRIPTIONS[platform]}
                 </Typography>
+                {platform === 'sandbox' && info ? (
+                  <TextField
+                    select
+                    fullWidth
+                    size="small"
+                    sx={{ mt: 1.5 }}
+                    label="Orders arrive as"
+                    value={impersonate}
+                    onChange={(event) => setImpersonate(event.target.value as ImpersonatedPlatform | '')}
+                    helperText="Impersonate a marketplace: its order shape, read by its own connector"
+                  >
+                    <MenuItem value="">Sandbox orders</MenuItem>
+                    {IMPERSONATED_PLATFORMS.map((p) => (
+                      <MenuItem key={p} value={p}>
+                        {PLATFORM_LABELS[p]} orders
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                ) : null}
               </CardContent>
               <CardActions>
                 {platforms.isPending ? null : info ? (
                   <Button
                     variant="contained"
                     disabled={connect.isPending}
-                    onClick={() => (platform === 'shopify' ? setShopifyOpen(true) : void start(platform))}
+                    onClick={() =>
+                      platform === 'sandbox'
+                        ? void start('sandbox', impersonate ? { impersonate } : {})
+                        : begin(platform)
+                    }
                   >
                     Connect {platform === 'sandbox' ? 'sandbox shop' : PLATFORM_LABELS[platform]}
                   </Button>
@@ -157,45 +224,27 @@ export default function ConnectStorePage() {
         </CardContent>
       </Card>
 
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        Coming soon
-      </Typography>
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-        {COMING_SOON.map((platform) => (
-          <Chip key={platform} label={`${PLATFORM_LABELS[platform]} — coming soon`} variant="outlined" />
-        ))}
-      </Stack>
-
-      <Dialog open={shopifyOpen} onClose={() => setShopifyOpen(false)} fullWidth maxWidth="xs">
-        <DialogTitle>Connect Shopify</DialogTitle>
-        <DialogContent>
-          <TextField
-            autoFocus
-            fullWidth
-            margin="dense"
-            label="Store domain"
-            placeholder="my-store.myshopify.com"
-            value={shopHost}
-            onChange={(event) => setShopHost(event.target.value)}
-            helperText="The address of your store's admin, ending in .myshopify.com"
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setShopifyOpen(false)}>Cancel</Button>
-          <Button
-            variant="contained"
-            disabled={!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i.test(shopHost.trim()) || connect.isPending}
-            onClick={() => void start('shopify', shopHost.trim().toLowerCase())}
-          >
-            Continue to Shopify
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {asking ? (
+        <ConnectMarketplaceDialog
+          platform={asking}
+          oauth={askingInfo?.oauth ?? false}
+          fields={askingInfo?.fields ?? []}
+          busy={connect.isPending}
+          onClose={() => setAsking(null)}
+          onConnect={(input) => void start(asking, input)}
+        />
+      ) : null}
     </Box>
   );
 }
 
-function ConnectedShopCard({ shop }: { shop: ShopConnection }) {
+function ConnectedShopCard({
+  shop,
+  onReconnect,
+}: {
+  shop: ShopConnection;
+  onReconnect: (() => void) | undefined;
+}) {
   const { showToast } = useToast();
   const sync = useSyncShop();
   const disconnect = useDisconnectShop();
@@ -252,6 +301,11 @@ function ConnectedShopCard({ shop }: { shop: ShopConnection }) {
             }
           >
             Simulate an order
+          </Button>
+        ) : null}
+        {shop.status === 'error' && onReconnect ? (
+          <Button variant="contained" onClick={onReconnect}>
+            Reconnect
           </Button>
         ) : null}
         <Button component={RouterLink} to="/link-listings">

@@ -1,0 +1,1 @@
+ALTER TABLE "inbound_webhook" ADD COLUMN "failed_reason" text;
