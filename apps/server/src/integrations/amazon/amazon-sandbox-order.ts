@@ -15,6 +15,8 @@ export interface AmazonSandboxOrderInput {
   readonly buyer: { readonly name: string; readonly address: ShippingAddress };
   readonly items: readonly { sku: string; title: string; quantity: number; unitPriceCents: number }[];
   readonly currency: string;
+  /** Amazon's `Canceled` status (the sandbox's cancelled orders). */
+  readonly cancelled?: boolean;
 }
 
 export interface AmazonSandboxOrderPayload {
@@ -44,7 +46,7 @@ export const amazonSandboxOrderPayload = (input: AmazonSandboxOrderInput): Amazo
       AmazonOrderId: orderId,
       PurchaseDate: placed,
       LastUpdateDate: placed,
-      OrderStatus: 'Unshipped',
+      OrderStatus: input.cancelled ? 'Canceled' : 'Unshipped',
       FulfillmentChannel: 'MFN',
       SalesChannel: 'Amazon.com',
       OrderTotal: { CurrencyCode: input.currency, Amount: amount(totalCents) },
