@@ -32,6 +32,11 @@ import { createSandboxConnector } from './integrations/sandbox-shop/sandbox-conn
 import { createEtsyConnector } from './integrations/etsy/etsy-connector.ts';
 import { createShopifyConnector } from './integrations/shopify/shopify-connector.ts';
 import { createShopifyWebhookReceiver } from './integrations/shopify/shopify-webhook-receiver.ts';
+import {
+  marketplaceWebhookReceivers,
+  registerMarketplaces,
+  SANDBOX_IMPERSONATORS,
+} from './integrations/marketplaces/marketplaces.ts';
 import { createInboundWebhookRepository } from './modules/shops/inbound-webhook-repository.ts';
 import { createWebhookIntakeService } from './modules/shops/webhook-intake-service.ts';
 import { createSecretBox } from './platform/secret-box.ts';
@@ -52,7 +57,10 @@ import { createShippoProvider } from './integrations/shippo/shippo-provider.ts';
 import { createFulfillmentRepository, searchTextOf } from './modules/fulfillment/fulfillment-repository.ts';
 import { createFulfillmentService } from './modules/fulfillment/fulfillment-service.ts';
 import { createStripePayments } from './integrations/stripe/stripe-payments.ts';
-import { createSandboxPayments, sandboxPaymentMethodFor } from './integrations/sandbox-payments/sandbox-payments.ts';
+import {
+  createSandboxPayments,
+  sandboxPaymentMethodFor,
+} from './integrations/sandbox-payments/sandbox-payments.ts';
 import { createPaymentRepository } from './modules/payments/payment-repository.ts';
 import { createPaymentService } from './modules/payments/payment-service.ts';
 import { createOrderAmount } from './modules/payments/order-amount.ts';
@@ -87,7 +95,8 @@ export function createAppContext(
   const mailer = config.smtpUrl
     ? createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom })
     : createOutboxMailer(path.join(config.dataDir, 'outbox'), (message, file) => {
-        if (config.mode !== 'test') console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
+        if (config.mode !== 'test')
+          console.log(`[outbox] to ${message.to}: ${message.subject}\n${message.text}\n(saved as ${file})`);
       });
   const signIn = createSignIn(config, db, {
     mailer,
@@ -145,10 +154,16 @@ export function createAppContext(
   // the shops service (built below, reached by closure once a job runs). bootstrap connects the queue.
   const webhookIntake = createWebhookIntakeService({
     repository: createInboundWebhookRepository(db),
-    receivers: config.marketplaces.shopify ? { shopify: createShopifyWebhookReceiver(config.marketplaces.shopify.apiSecret) } : {},
+    receivers: {
+      ...(config.marketplaces.shopify
+        ? { shopify: createShopifyWebhookReceiver(config.marketplaces.shopify.apiSecret) }
+        : {}),
+      ...marketplaceWebhookReceivers(config),
+    },
     shops: {
       ingestMarketplaceOrder: (shopId, order) => shops.ingestMarketplaceOrder(shopId, order),
-      ingestMarketplaceOrderById: (shopId, externalOrderId) => shops.ingestMarketplaceOrderById(shopId, externalOrderId),
+      ingestMarketplaceOrderById: (shopId, externalOrderId) =>
+        shops.ingestMarketplaceOrderById(shopId, externalOrderId),
     },
   });
   // jobs admin (issue 4): queue counts and dead letters for admins; bootstrap connects the running job queue.
@@ -161,7 +176,10 @@ export function createAppContext(
     allowLocalWebhookReceivers: config.allowLocalWebhookReceivers,
     audit,
     ingestion: { ingest: (input) => orderIngestion.ingest(input) },
-    orders: { get: (viewer, orderId) => orders.get(viewer, orderId), getMany: (orderIds) => orders.getMany(orderIds) },
+    orders: {
+      get: (viewer, orderId) => orders.get(viewer, orderId),
+      getMany: (orderIds) => orders.getMany(orderIds),
+    },
   });
   const products = createProductService({
     products: productRepository,
@@ -186,7 +204,7 @@ export function createAppContext(
   // shops (issue 4, shops core): the connector registry (Etsy/Shopify: `shopConnectors.register(connector, oauth)`
   // AFTER this line), the sandbox shop, and the shops service.
   const shopConnectors = createConnectorRegistry();
-  shopConnectors.register(createSandboxConnector());
+  shopConnectors.register(createSandboxConnector({ impersonators: SANDBOX_IMPERSONATORS }));
   if (config.marketplaces.etsy) {
     const etsy = createEtsyConnector(config.marketplaces.etsy);
     shopConnectors.register(etsy, etsy);
@@ -195,6 +213,7 @@ export function createAppContext(
     const shopify = createShopifyConnector({ ...config.marketplaces.shopify, apiVersion: '2026-01' });
     shopConnectors.register(shopify, shopify);
   }
+  registerMarketplaces(shopConnectors, config);
   const shopRepository = createShopRepository(db, createSecretBox(config.appSecret));
   const shops = createShopService({
     repository: shopRepository,
@@ -207,7 +226,8 @@ export function createAppContext(
   const tracking = createTrackingService({
     orders,
     repository: orderRepository,
-    pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
+    pushToMarketplace: (shopId, externalOrderId, update) =>
+      shops.pushTracking(shopId, externalOrderId, update),
     audit,
   });
   // print farm at work (issue 11): print jobs from accepted orders, the dispatcher (a tick on the job queue,
@@ -218,11 +238,20 @@ export function createAppContext(
   // without DISCORD_WEBHOOK_URL they are written to the log only.
   const farmAlerts = createFarmAlerts({
     discord: config.discord
-      ? createDiscordWebhookClient({ webhookId: config.discord.webhookId, webhookToken: config.discord.webhookToken, apiBaseUrl: config.discord.apiUrl })
+      ? createDiscordWebhookClient({
+          webhookId: config.discord.webhookId,
+          webhookToken: config.discord.webhookToken,
+          apiBaseUrl: config.discord.apiUrl,
+        })
       : null,
     lookups: {
       orders: async (ids) =>
-        new Map([...(await orders.getMany(ids))].map(([id, order]) => [id, { number: order.externalId, channel: order.shopName ?? order.platform }])),
+        new Map(
+          [...(await orders.getMany(ids))].map(([id, order]) => [
+            id,
+            { number: order.externalId, channel: order.shopName ?? order.platform },
+          ]),
+        ),
       printerName: async (id) => (await printerRepository.find(id))?.name ?? null,
     },
     audit,
@@ -233,20 +262,31 @@ export function createAppContext(
       if (config.mode !== 'test') console.error(msg, obj);
     },
   });
-  const jobOutcomes = createJobOutcomes({ jobs: printJobs, orders: farmOrders, onRepeatedFailure: (failure) => farmAlerts.alert({ kind: 'print_failed_twice', ...failure }) });
+  const jobOutcomes = createJobOutcomes({
+    jobs: printJobs,
+    orders: farmOrders,
+    onRepeatedFailure: (failure) => farmAlerts.alert({ kind: 'print_failed_twice', ...failure }),
+  });
   const farmDispatcher = createFarmDispatcher({
     jobs: printJobs,
     printers: printerRepository,
     drivers: printerDrivers,
     storage,
     files: {
-      settingsVersion: async (configId) => (await designRepository.findConfig(configId))?.settingsVersion ?? null,
+      settingsVersion: async (configId) =>
+        (await designRepository.findConfig(configId))?.settingsVersion ?? null,
       requestSlicing: (request) => runtime.printFiles.requestSlicing(request),
     },
     outcomes: jobOutcomes,
     options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
     onPrinterOffline: (printer, reason) =>
-      farmAlerts.alert({ kind: 'printer_offline', printerId: printer.id, printerName: printer.name, reason, lastSeenAt: printer.lastStateAt?.toISOString() ?? null }),
+      farmAlerts.alert({
+        kind: 'printer_offline',
+        printerId: printer.id,
+        printerName: printer.name,
+        reason,
+        lastSeenAt: printer.lastStateAt?.toISOString() ?? null,
+      }),
   });
   const production = createProductionService({
     jobs: printJobs,
@@ -257,7 +297,9 @@ export function createAppContext(
     slicerAvailable: runtime.slicing.available,
     sellers: {
       find: (id) =>
-        users.findMe(id).then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),
+        users
+          .findMe(id)
+          .then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),
     },
     audit,
     autopilot: config.farm.autopilot,
@@ -277,9 +319,15 @@ export function createAppContext(
     publicUrl: config.publicUrl,
     providers: {
       sandbox: shippingConfig.sandbox
-        ? createSandboxCarrier({ secondsPerDay: shippingConfig.sandboxDaySeconds, trackingBaseUrl: `${config.publicUrl ?? ''}/tracking` })
+        ? createSandboxCarrier({
+            secondsPerDay: shippingConfig.sandboxDaySeconds,
+            trackingBaseUrl: `${config.publicUrl ?? ''}/tracking`,
+          })
         : null,
-      shipstation: createShipStationProvider({ v1BaseUrl: shippingConfig.shipStation.v1Url, v2BaseUrl: shippingConfig.shipStation.v2Url }),
+      shipstation: createShipStationProvider({
+        v1BaseUrl: shippingConfig.shipStation.v1Url,
+        v2BaseUrl: shippingConfig.shipStation.v2Url,
+      }),
       shippo: createShippoProvider({
         baseUrl: shippingConfig.shippo.apiUrl,
         authorizeBaseUrl: shippingConfig.shippo.oauthUrl,
@@ -290,21 +338,33 @@ export function createAppContext(
     },
     storage,
     audit,
-    oauthStates: { insert: (input) => shopRepository.insertState(input), consume: (state, ownerId, platform) => shopRepository.consumeState(state, ownerId, platform) },
-    orders: { detail: (id) => orderRepository.detail(id), find: (id) => orderRepository.find(id), tryTransition: orders.tryTransition },
+    oauthStates: {
+      insert: (input) => shopRepository.insertState(input),
+      consume: (state, ownerId, platform) => shopRepository.consumeState(state, ownerId, platform),
+    },
+    orders: {
+      detail: (id) => orderRepository.detail(id),
+      find: (id) => orderRepository.find(id),
+      tryTransition: orders.tryTransition,
+    },
     partsOf: async (orderId) =>
       (await printJobs.ofOrder(orderId))
         .filter((job) => job.status === 'qc_passed')
         .map((job) => ({ sizeMm: { x: job.sizeXMm, y: job.sizeYMm, z: job.sizeZMm }, grams: job.grams })),
     unitCosts: (variantIds) => products.unitCostsOf(variantIds),
     searchTextOf,
-    pushToMarketplace: (shopId, externalOrderId, update) => shops.pushTracking(shopId, externalOrderId, update),
+    pushToMarketplace: (shopId, externalOrderId, update) =>
+      shops.pushTracking(shopId, externalOrderId, update),
     autoBuy: shippingConfig.autoBuy,
   });
   // payments (issue 13; docs/payments.md): Stripe with keys, else the sandbox provider (test cards). An order
   // released to production is charged before the farm hears of it; the farm prints only paid orders.
   const paymentProvider = config.payments.stripe
-    ? createStripePayments({ secretKey: config.payments.stripe.secretKey, webhookSecret: config.payments.stripe.webhookSecret ?? '', ...stripeHostOf(config.payments.stripe.apiUrl) })
+    ? createStripePayments({
+        secretKey: config.payments.stripe.secretKey,
+        webhookSecret: config.payments.stripe.webhookSecret ?? '',
+        ...stripeHostOf(config.payments.stripe.apiUrl),
+      })
     : createSandboxPayments({ publicUrl: config.publicUrl });
   const payments = createPaymentService({
     repository: createPaymentRepository(db),
@@ -319,11 +379,17 @@ export function createAppContext(
         (await printJobs.partsOfOrder(orderId)).flatMap((part) => {
           const [x, y, z] = part.design.bboxMm;
           const grams = (part.config.adminCost ?? part.config.sliced ?? part.config.estimate)?.grams ?? 0;
-          return Array.from({ length: part.itemQuantity * part.partQuantity }, () => ({ sizeMm: { x, y, z }, grams }));
+          return Array.from({ length: part.itemQuantity * part.partQuantity }, () => ({
+            sizeMm: { x, y, z },
+            grams,
+          }));
         }),
       estimateShipping: (orderId, parts) => shipping.labels.estimate(orderId, parts),
     }),
-    sellers: { contactOf: async (id) => users.findMe(id).then((me) => me && { email: me.email, name: me.businessName || me.name }) },
+    sellers: {
+      contactOf: async (id) =>
+        users.findMe(id).then((me) => me && { email: me.email, name: me.businessName || me.name }),
+    },
     releaseToFarm: (orderId) => production.createJobsForOrder(orderId),
     audit,
     publicUrl: config.publicUrl,
@@ -363,7 +429,11 @@ export function createAppContext(
     // Links in the earning email: as the notifications' own links are made.
     emailBaseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     notifications,
-    log: { error: (obj, msg) => { if (config.mode !== 'test') console.error(msg, obj); } },
+    log: {
+      error: (obj, msg) => {
+        if (config.mode !== 'test') console.error(msg, obj);
+      },
+    },
   });
   payments.onChargeChanged((event) => affiliates.onChargeChanged(event));
   payments.onRefundSucceeded((event) => affiliates.onRefundSucceeded(event));
@@ -383,14 +453,22 @@ export function createAppContext(
         orderNumber: event.orderNumber ?? '',
         amount: formatCents(event.amountCents, event.currency),
         reason: event.failureReason ?? '',
-        actionUrl: event.actionUrl?.startsWith('/') ? `${siteUrl}${event.actionUrl}` : (event.actionUrl ?? `${siteUrl}/billing`),
+        actionUrl: event.actionUrl?.startsWith('/')
+          ? `${siteUrl}${event.actionUrl}`
+          : (event.actionUrl ?? `${siteUrl}/billing`),
         billingUrl: `${siteUrl}/account-settings`,
       },
       dedupeKey: `${template}:${event.chargeId}`,
     });
     if (event.to === 'failed') {
       const seller = await users.findMe(event.ownerId);
-      await farmAlerts.alert({ kind: 'payment_failed', orderNumber: event.orderNumber, sellerName: seller?.businessName || seller?.name || 'a seller', reason: event.failureReason ?? 'declined', key: event.chargeId });
+      await farmAlerts.alert({
+        kind: 'payment_failed',
+        orderNumber: event.orderNumber,
+        sellerName: seller?.businessName || seller?.name || 'a seller',
+        reason: event.failureReason ?? 'declined',
+        key: event.chargeId,
+      });
     }
   }
   const publicConfig: PublicConfig = {
@@ -447,7 +525,8 @@ export function createAppContext(
     /** The sandbox card form's stand-in for Stripe Elements (null with Stripe). */
     sandboxCards: config.payments.stripe
       ? null
-      : (card: { cardNumber: string; expMonth: number; expYear: number; cvc: string }) => sandboxPaymentMethodFor(card.cardNumber, card.expMonth, card.expYear, card.cvc),
+      : (card: { cardNumber: string; expMonth: number; expYear: number; cvc: string }) =>
+          sandboxPaymentMethodFor(card.cardNumber, card.expMonth, card.expYear, card.cvc),
     /** Email notifications; other modules email a seller with `notifications.notify(...)`. */
     notifications,
     /** The farm's Discord alerts; the payments module raises `farmAlerts.alert({ kind: 'payment_failed', … })`. */

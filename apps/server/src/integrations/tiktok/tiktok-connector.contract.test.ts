@@ -306,7 +306,6 @@ describe('listings', () => {
 
 describe('orders', () => {
   it('polls by update time from the cursor minus the overlap, maps, skips unpaid orders', async () => {
-    const malformed: string[] = [];
     // The example order is UNPAID; one copy is made AWAITING_SHIPMENT so it is an order to make.
     replies['get-order-list.spec.json'] = {
       body: envelope({
@@ -323,16 +322,16 @@ describe('orders', () => {
       }),
     };
     const cursor = '2026-11-24T11:00:00.000Z';
-    const result = await connector({
-      onMalformedOrder: (id, why) => malformed.push(`${id}: ${why}`),
-    }).fetchOrders(credentials, cursor);
+    const result = await connector().fetchOrders(credentials, cursor);
     expectAllValid();
     const body = JSON.parse(calls[0]!.body) as { update_time_ge: number };
     expect(body.update_time_ge).toBe((Date.parse(cursor) - TIKTOK_CURSOR_OVERLAP_MS) / 1000);
     expect(calls[0]!.url.searchParams.get('shop_cipher')).toBe(credentials.settings.shopCipher);
     expect(result.nextCursor).toBe(NOW.toISOString());
     expect(result.orders.map((o) => o.externalId)).toEqual(['576461413038785752']);
-    expect(malformed).toEqual(['576461413038785754: TikTok Shop order 576461413038785754 has no line items']);
+    expect(result.failed).toEqual([
+      { externalId: '576461413038785754', reason: 'TikTok Shop order 576461413038785754 has no line items' },
+    ]);
     expect(result.orders[0]).toMatchObject({
       placedAt: new Date(1619611561 * 1000),
       customerName: 'David Kong',

@@ -50,8 +50,6 @@ export interface TikTokConnectorOptions extends TikTokClientOptions {
    * https://services.tiktokshops.us/open/authorize. Never fetched: the seller's browser goes there.
    */
   readonly authorizeEndpoint?: string;
-  /** An order of a poll that could not be read (skipped; the poll goes on). */
-  readonly onMalformedOrder?: (externalOrderId: string, reason: string) => void;
 }
 
 export type TikTokConnector = ShopConnector &
@@ -112,7 +110,11 @@ export const createTikTokConnector = (options: TikTokConnectorOptions): TikTokCo
   };
 
   /** Readable orders only: a pending one is left for a later poll, a broken one reported and skipped. */
-  const takeOrders = (raw: readonly unknown[], into: Map<string, MarketplaceOrder>): void => {
+  const takeOrders = (
+    raw: readonly unknown[],
+    into: Map<string, MarketplaceOrder>,
+    failed: { externalId: string; reason: string }[],
+  ): void => {
     for (const payload of raw) {
       if (isTikTokOrderPending(payload)) continue;
       try {
@@ -121,7 +123,7 @@ export const createTikTokConnector = (options: TikTokConnectorOptions): TikTokCo
       } catch (error) {
         if (!(error instanceof MalformedOrderError)) throw error;
         const id = (payload as { id?: unknown } | null)?.id;
-        options.onMalformedOrder?.(typeof id === 'string' ? id : '', error.message);
+        failed.push({ externalId: typeof id === 'string' ? id : '', reason: error.message });
       }
     }
   };
@@ -133,7 +135,11 @@ export const createTikTokConnector = (options: TikTokConnectorOptions): TikTokCo
   const fetchOrders = async (
     credentials: ShopCredentials,
     cursor: string | null,
-  ): Promise<{ orders: MarketplaceOrder[]; nextCursor: string }> => {
+  ): Promise<{
+    orders: MarketplaceOrder[];
+    nextCursor: string;
+    failed: { externalId: string; reason: string }[];
+  }> => {
     // Taken before the first request: anything changed while we page is caught by the next poll.
     const startedAt = now();
     const sinceMs = pollSinceMs(
@@ -143,6 +149,7 @@ export const createTikTokConnector = (options: TikTokConnectorOptions): TikTokCo
       TIKTOK_CURSOR_OVERLAP_MS,
     );
     const byId = new Map<string, MarketplaceOrder>();
+    const failed: { externalId: string; reason: string }[] = [];
     let pageToken = '';
     for (let page = 0; page < MAX_PAGES; page += 1) {
       const result = await client.call(tiktokOrdersPage, {
@@ -158,11 +165,11 @@ export const createTikTokConnector = (options: TikTokConnectorOptions): TikTokCo
         body: { update_time_ge: Math.max(0, Math.floor(sinceMs / 1000)) },
         ...scoped(credentials),
       });
-      takeOrders(result.orders ?? [], byId);
+      takeOrders(result.orders ?? [], byId, failed);
       pageToken = result.next_page_token ?? '';
       if (!pageToken || (result.orders ?? []).length === 0) break;
     }
-    return { orders: [...byId.values()], nextCursor: startedAt.toISOString() };
+    return { orders: [...byId.values()], nextCursor: startedAt.toISOString(), failed };
   };
 
   /** Raw orders by id (Get Order Detail 202507), in batches of TikTok's maximum. */
