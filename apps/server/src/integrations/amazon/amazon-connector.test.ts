@@ -328,6 +328,7 @@ describe('sandbox payload', () => {
     const cancelled = amazonSandboxOrderPayload({ ...input, cancelled: true });
     expect(validate('/order', cancelled.order)).toEqual([]);
     expect(mapAmazonSandboxOrder(cancelled).cancelled).toBe(true);
+    expect(() => mapAmazonSandboxOrder({ order: payload.order })).toThrow(MalformedOrderError);
     const order = mapAmazonSandboxOrder(payload);
     expect(order).toEqual({
       externalId: payload.order.AmazonOrderId,

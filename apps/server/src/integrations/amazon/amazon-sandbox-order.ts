@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ShippingAddress } from '@layerline/contracts';
-import type { MarketplaceOrder } from '../../modules/shops/connector.ts';
+import { MalformedOrderError, type MarketplaceOrder } from '../../modules/shops/connector.ts';
 import { mapAmazonOrder, parseAmazonOrder, parseAmazonOrderItems } from './amazon-mapping.ts';
 
 /**
@@ -82,8 +82,14 @@ export const amazonSandboxOrderPayload = (input: AmazonSandboxOrderInput): Amazo
   };
 };
 
-/** The mapping the sandbox calls on such a payload: the same one real Amazon orders go through. */
-export const mapAmazonSandboxOrder = (payload: AmazonSandboxOrderPayload): MarketplaceOrder => {
-  const order = parseAmazonOrder(payload.order);
-  return mapAmazonOrder(order, parseAmazonOrderItems(order.AmazonOrderId, payload.orderItems));
+/**
+ * The mapping the sandbox calls on such a payload (typed `unknown`, as the sandbox's impersonators
+ * hand payloads over): the same parsing and mapping real Amazon orders go through.
+ */
+export const mapAmazonSandboxOrder = (payload: unknown): MarketplaceOrder => {
+  const { order: rawOrder, orderItems } = (payload ?? {}) as { order?: unknown; orderItems?: unknown };
+  if (!Array.isArray(orderItems))
+    throw new MalformedOrderError('Amazon sandbox payload has no orderItems list');
+  const order = parseAmazonOrder(rawOrder);
+  return mapAmazonOrder(order, parseAmazonOrderItems(order.AmazonOrderId, orderItems));
 };
