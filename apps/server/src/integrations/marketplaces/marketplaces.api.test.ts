@@ -21,6 +21,10 @@ beforeAll(async () => {
     TIKTOK_APP_KEY: TIKTOK.key,
     TIKTOK_APP_SECRET: TIKTOK.secret,
     TIKTOK_SERVICE_ID: '7000000000000000001',
+    WALMART_ENABLED: 'true',
+    AMAZON_SP_APP_ID: 'amzn1.sp.solution.test-app',
+    AMAZON_LWA_CLIENT_ID: 'amzn1.application-oa2-client.test',
+    AMAZON_LWA_CLIENT_SECRET: 'amazon-client-secret',
   });
   seller = await t.signUp({ role: 'beta', name: 'Marketplace Seller' });
 });
@@ -73,8 +77,21 @@ describe('which marketplaces this server can connect', () => {
     );
     expect(platforms.get('tiktok')).toMatchObject({ oauth: true, fields: [] });
     expect(platforms.has('ebay')).toBe(false);
-    expect(platforms.has('amazon')).toBe(false);
-    expect(platforms.has('walmart')).toBe(false);
+    expect(platforms.get('amazon')).toMatchObject({ oauth: true, fields: [] });
+    const amazon = new URL((await seller.post('/api/shops/amazon/connect', {})).body.authorizeUrl);
+    expect(amazon.origin).toBe('https://sellercentral.amazon.com');
+    expect(amazon.searchParams.get('application_id')).toBe('amzn1.sp.solution.test-app');
+    // Walmart: each seller pastes their own client credentials, checked with Walmart before they are kept.
+    expect(platforms.get('walmart')).toMatchObject({
+      oauth: false,
+      fields: [
+        expect.objectContaining({ name: 'clientId', secret: false }),
+        expect.objectContaining({ name: 'clientSecret', secret: true }),
+      ],
+    });
+    const missing = await seller.post('/api/shops/walmart/connect', { credentials: { clientId: 'abc' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatch(/^Fill in /);
     expect((await seller.post('/api/shops/ebay/connect', {})).status).toBe(400);
     const started = await seller.post('/api/shops/tiktok/connect', {});
     expect(started.status).toBe(200);
@@ -114,5 +131,67 @@ describe('POST /api/webhooks/tiktok', () => {
       .where(eq(inboundWebhook.platform, 'tiktok'));
     expect(row).toMatchObject({ topic: '1', shopId: null });
     expect(row!.processedAt).not.toBeNull();
+  });
+});
+
+/** The ?error= of a redirect back to /connect-store. */
+const errorOf = (location: string | null) =>
+  new URLSearchParams((location ?? '').split('?')[1] ?? '').get('error');
+
+describe('WooCommerce through the real server', () => {
+  it('is offered by default, with its approval page and pasted keys', async () => {
+    const { body } = await seller.get('/api/shops/platforms');
+    const woo = (body.platforms as { platform: string; oauth: boolean; fields: { name: string }[] }[]).find(
+      (p) => p.platform === 'woocommerce',
+    );
+    expect(woo).toMatchObject({ oauth: true });
+    expect(woo!.fields.map((f) => f.name)).toEqual(['storeUrl', 'consumerKey', 'consumerSecret']);
+  });
+
+  it('sends the seller to the store’s own authorisation page, keys to be delivered to us, bound to the state', async () => {
+    expect((await seller.post('/api/shops/woocommerce/connect', {})).status).toBe(400);
+    const started = await seller.post('/api/shops/woocommerce/connect', {
+      storeUrl: 'https://shop.example.com',
+    });
+    expect(started.status).toBe(200);
+    const url = new URL(started.body.authorizeUrl);
+    expect(`${url.origin}${url.pathname}`).toBe('https://shop.example.com/wc-auth/v1/authorize');
+    expect(url.searchParams.get('scope')).toBe('read_write');
+    expect(url.searchParams.get('callback_url')).toBe(`${t.baseUrl}/api/shops/woocommerce/key-delivery`);
+    expect(url.searchParams.get('return_url')).toBe(`${t.baseUrl}/api/shops/woocommerce/callback`);
+    const state = url.searchParams.get('user_id')!;
+    expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // Keys for a state nobody started are refused; the seller coming back before any keys is told so.
+    const unknown = await t.client().post('/api/shops/woocommerce/key-delivery', {
+      key_id: 1,
+      user_id: 'not-a-state',
+      consumer_key: 'ck_1',
+      consumer_secret: 'cs_1',
+      key_permissions: 'read_write',
+    });
+    expect(unknown.status).toBe(401);
+    const early = await seller.get(`/api/shops/woocommerce/callback?success=1&user_id=${state}`);
+    expect(early.status).toBe(303);
+    expect(errorOf(early.headers.get('location'))).toMatch(/^WooCommerce did not send the keys/);
+    const declined = await seller.get(`/api/shops/woocommerce/callback?success=0&user_id=${state}`);
+    expect(errorOf(declined.headers.get('location'))).toBe('Access was not granted');
+  });
+
+  it('refuses a store that resolves to our own network, and keeps nothing', async () => {
+    const before = (await seller.get('/api/shops')).body.length;
+    for (const storeUrl of [
+      'https://127.0.0.1',
+      'https://localhost',
+      'http://shop.example.com',
+      'https://169.254.169.254',
+    ]) {
+      const refused = await seller.post('/api/shops/woocommerce/connect', {
+        credentials: { storeUrl, consumerKey: 'ck_0123456789abcdef', consumerSecret: 'cs_0123456789abcdef' },
+      });
+      expect(refused.status, storeUrl).toBe(400);
+      expect(refused.body.error).toMatch(/WooCommerce refused these keys|store address/i);
+    }
+    expect((await seller.get('/api/shops')).body.length).toBe(before);
   });
 });

@@ -4,9 +4,23 @@ import type { ConnectorRegistry } from '../../modules/shops/connector-registry.t
 import type { MarketplaceOrder } from '../../modules/shops/connector.ts';
 import type { WebhookReceiver } from '../../modules/shops/webhook-intake-service.ts';
 import type { SandboxImpersonator } from '../sandbox-shop/sandbox-connector.ts';
+import { createAmazonConnector } from '../amazon/amazon-connector.ts';
+import { amazonSandboxOrderPayload, mapAmazonSandboxOrder } from '../amazon/amazon-sandbox-order.ts';
 import { createTikTokConnector } from '../tiktok/tiktok-connector.ts';
 import { mapTikTokSandboxOrder, tiktokSandboxOrderPayload } from '../tiktok/tiktok-sandbox-order.ts';
 import { createTikTokWebhookReceiver } from '../tiktok/tiktok-webhook-receiver.ts';
+import { createWalmartConnector } from '../walmart/walmart-connector.ts';
+import {
+  walmartSandboxOrderPayload,
+  walmartSandboxOrderToMarketplaceOrder,
+} from '../walmart/walmart-sandbox-order.ts';
+import { createWalmartWebhookReceiver } from '../walmart/walmart-webhook-receiver.ts';
+import { createWooCommerceConnector } from '../woocommerce/woocommerce-connector.ts';
+import {
+  mapWooCommerceSandboxOrder,
+  wooCommerceSandboxOrderPayload,
+} from '../woocommerce/woocommerce-sandbox-order.ts';
+import { createWooCommerceWebhookReceiver } from '../woocommerce/woocommerce-webhook-receiver.ts';
 
 /** What every marketplace's sandbox payload builder takes (integrations/<platform>/<platform>-sandbox-order.ts). */
 export interface SandboxOrderInput {
@@ -49,7 +63,10 @@ function impersonator(
 }
 
 export const SANDBOX_IMPERSONATORS: Partial<Record<ImpersonatedPlatform, SandboxImpersonator>> = {
+  woocommerce: impersonator(wooCommerceSandboxOrderPayload, mapWooCommerceSandboxOrder),
+  amazon: impersonator(amazonSandboxOrderPayload, mapAmazonSandboxOrder),
   tiktok: impersonator(tiktokSandboxOrderPayload, mapTikTokSandboxOrder),
+  walmart: impersonator(walmartSandboxOrderPayload, walmartSandboxOrderToMarketplaceOrder),
 };
 
 /**
@@ -58,17 +75,47 @@ export const SANDBOX_IMPERSONATORS: Partial<Record<ImpersonatedPlatform, Sandbox
  * registered, so /connect-store shows it as not configured on this server.
  */
 export function registerMarketplaces(registry: ConnectorRegistry, config: Config): void {
-  const { tiktok } = config.marketplaces;
+  const { woocommerce, amazon, tiktok, walmart } = config.marketplaces;
+  if (woocommerce) {
+    // The store's own approval page (keys delivered to us) and keys pasted by hand; webhook secrets derive from APP_SECRET.
+    const connector = createWooCommerceConnector({
+      appName: woocommerce.appName,
+      appSecret: config.appSecret,
+    });
+    registry.register(connector, connector, connector);
+  }
+  if (amazon) {
+    const connector = createAmazonConnector({
+      appId: amazon.appId,
+      lwaClientId: amazon.clientId,
+      lwaClientSecret: amazon.clientSecret,
+      region: amazon.region,
+      marketplaceIds: amazon.marketplaceIds,
+      draftApp: amazon.draft,
+    });
+    registry.register(connector, connector);
+  }
   if (tiktok) {
     const connector = createTikTokConnector(tiktok);
     registry.register(connector, connector);
+  }
+  if (walmart) {
+    // Each seller's own client credentials, pasted; the app secret derives each shop's webhook token.
+    const connector = createWalmartConnector({
+      baseUrl: walmart.apiUrl,
+      channelType: walmart.channelType,
+      webhookSecret: config.appSecret,
+    });
+    registry.register(connector, undefined, connector);
   }
 }
 
 /** The webhook receivers of the configured marketplaces that push orders to us, by platform. */
 export function marketplaceWebhookReceivers(config: Config): Record<string, WebhookReceiver> {
   const receivers: Record<string, WebhookReceiver> = {};
-  const { tiktok } = config.marketplaces;
+  const { woocommerce, tiktok, walmart } = config.marketplaces;
+  if (woocommerce) receivers.woocommerce = createWooCommerceWebhookReceiver(config.appSecret);
   if (tiktok) receivers.tiktok = createTikTokWebhookReceiver(tiktok.appKey, tiktok.appSecret);
+  if (walmart) receivers.walmart = createWalmartWebhookReceiver(config.appSecret);
   return receivers;
 }

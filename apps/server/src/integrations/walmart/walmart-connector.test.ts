@@ -295,6 +295,7 @@ describe('Walmart malformed orders', () => {
     ];
     const result = await connector().fetchOrders(credentials(), null);
     expect(result.orders.map((o) => o.externalId)).toEqual(['1796277083022']);
+    expect(result.failed).toEqual([{ externalId: '999', reason: expect.stringMatching(/^Walmart order/) }]);
     expect(apiCalls().map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /v3/orders',
       'POST /v3/orders/1796277083022/acknowledge',

@@ -199,7 +199,11 @@ export const createWalmartConnector = (options: WalmartConnectorOptions): Walmar
   const fetchOrders = async (
     credentials: ShopCredentials,
     cursor: string | null,
-  ): Promise<{ orders: MarketplaceOrder[]; nextCursor: string }> => {
+  ): Promise<{
+    orders: MarketplaceOrder[];
+    nextCursor: string;
+    failed: { externalId: string; reason: string }[];
+  }> => {
     const session = sessionOf(credentials);
     // Taken before the first request: anything changed while we page is caught by the next poll.
     const startedAt = now();
@@ -217,6 +221,7 @@ export const createWalmartConnector = (options: WalmartConnectorOptions): Walmar
     });
 
     const byId = new Map<string, MarketplaceOrder>();
+    const failed: { externalId: string; reason: string }[] = [];
     const toAcknowledge = new Set<string>();
     const seenCursors = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -232,9 +237,11 @@ export const createWalmartConnector = (options: WalmartConnectorOptions): Walmar
         try {
           order = mapWalmartOrder(payload);
         } catch (error) {
-          // One unreadable order must not hold back the others; the poll reports nothing for it.
-          if (error instanceof MalformedOrderError) continue;
-          throw error;
+          // One unreadable order must not hold back the others; the poll reports it (shown on the shop).
+          if (!(error instanceof MalformedOrderError)) throw error;
+          const id = (payload as { purchaseOrderId?: unknown } | null)?.purchaseOrderId;
+          failed.push({ externalId: typeof id === 'string' ? id : '', reason: error.message });
+          continue;
         }
         byId.set(order.externalId, order);
         const parsed = walmartOrder.safeParse(payload);
@@ -247,7 +254,7 @@ export const createWalmartConnector = (options: WalmartConnectorOptions): Walmar
       query = cursorQuery(next);
     }
     for (const id of toAcknowledge) await acknowledge(session, id);
-    return { orders: [...byId.values()], nextCursor: startedAt.toISOString() };
+    return { orders: [...byId.values()], nextCursor: startedAt.toISOString(), failed };
   };
 
   const getOrder = async (session: WalmartSession, id: string): Promise<unknown | null> => {
