@@ -147,6 +147,9 @@ describe('eBay account deletion: signature', () => {
     const header = JSON.parse(Buffer.from(SDK_SIGNATURE, 'base64').toString()) as Record<string, string>;
     const rsa = Buffer.from(JSON.stringify({ ...header, alg: 'rsa' })).toString('base64');
     expect(await verifier.verify(body, rsa)).toBe(false);
+    // A key id eBay does not know (getPublicKey 404) is not eBay's signature.
+    const unknownKid = Buffer.from(JSON.stringify({ ...header, kid: 'no-such-key' })).toString('base64');
+    expect(await verifier.verify(body, unknownKid)).toBe(false);
   });
 
   it('getPublicKey is a valid request against the Notification OpenAPI (Prism)', async () => {

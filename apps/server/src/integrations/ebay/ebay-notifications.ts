@@ -1,6 +1,7 @@
 import { createHash, verify as verifySignature } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MarketplaceRejectedError } from '../../modules/shops/connector.ts';
 import type { EbayClient } from './ebay-client.ts';
 
 /**
@@ -93,7 +94,14 @@ export const createEbaySignatureVerifier = (
         return false;
       }
       if (parsed.alg.toLowerCase() !== 'ecdsa' || parsed.digest.toUpperCase() !== 'SHA1') return false;
-      const pem = await publicKey(parsed.kid);
+      let pem: string;
+      try {
+        pem = await publicKey(parsed.kid);
+      } catch (error) {
+        // eBay refusing the key id (404: unknown key) means the signature is not eBay's.
+        if (error instanceof MarketplaceRejectedError && (error.status === 400 || error.status === 404)) return false;
+        throw error;
+      }
       const signature = Buffer.from(parsed.signature, 'base64');
       try {
         if (verifySignature('sha1', rawBody, pem, signature)) return true;
