@@ -99,7 +99,8 @@ export const createEbaySignatureVerifier = (
         pem = await publicKey(parsed.kid);
       } catch (error) {
         // eBay refusing the key id (404: unknown key) means the signature is not eBay's.
-        if (error instanceof MarketplaceRejectedError && (error.status === 400 || error.status === 404)) return false;
+        if (error instanceof MarketplaceRejectedError && (error.status === 400 || error.status === 404))
+          return false;
         throw error;
       }
       const signature = Buffer.from(parsed.signature, 'base64');
