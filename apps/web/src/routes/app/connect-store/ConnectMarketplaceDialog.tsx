@@ -35,8 +35,17 @@ export function ConnectMarketplaceDialog(props: {
   const label = PLATFORM_LABELS[platform];
   const [host, setHost] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
-  const complete = fields.length > 0 && fields.every((field) => values[field.name]?.trim());
-  const trimmed = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value.trim()]));
+  // WooCommerce's keys belong to the store typed above: that one address serves both ways to connect.
+  const storeAbove = platform === 'woocommerce' && oauth;
+  const shown = fields.filter((field) => !(storeAbove && field.name === 'storeUrl'));
+  const complete =
+    fields.length > 0 &&
+    shown.every((field) => values[field.name]?.trim()) &&
+    (!storeAbove || STORE_URL.test(host.trim()));
+  const credentials = {
+    ...Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value.trim()])),
+    ...(storeAbove ? { storeUrl: host.trim() } : {}),
+  };
 
   return (
     <Dialog open onClose={props.onClose} fullWidth maxWidth="xs" aria-labelledby="connect-marketplace-title">
@@ -84,7 +93,7 @@ export function ConnectMarketplaceDialog(props: {
                 Layerline checks these with {label} before saving them; they are stored encrypted.
               </Typography>
             ) : null}
-            {fields.map((field, index) => (
+            {shown.map((field, index) => (
               <TextField
                 key={field.name}
                 autoFocus={index === 0 && platform !== 'woocommerce'}
@@ -121,7 +130,7 @@ export function ConnectMarketplaceDialog(props: {
           <Button
             variant="contained"
             disabled={!complete || busy}
-            onClick={() => props.onConnect({ credentials: trimmed })}
+            onClick={() => props.onConnect({ credentials })}
           >
             {busy ? 'Checking…' : 'Connect with these keys'}
           </Button>

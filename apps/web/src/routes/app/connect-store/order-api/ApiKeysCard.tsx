@@ -93,7 +93,13 @@ export function ApiKeysCard({ allowCreate = true }: { allowCreate?: boolean } = 
           noValidate
           onSubmit={submit}
           hidden={!allowCreate}
-          sx={{ display: allowCreate ? 'flex' : 'none', gap: 1, alignItems: 'flex-start', mb: 2, flexWrap: 'wrap' }}
+          sx={{
+            display: allowCreate ? 'flex' : 'none',
+            gap: 1,
+            alignItems: 'flex-start',
+            mb: 2,
+            flexWrap: 'wrap',
+          }}
         >
           <TextField
             label="Key name"

@@ -15,7 +15,10 @@ import { useToast } from '../../../../app/toast/ToastProvider.tsx';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function resultOf(delivery: WebhookDelivery): { label: string; color: 'success' | 'warning' | 'error' | 'default' } {
+function resultOf(delivery: WebhookDelivery): {
+  label: string;
+  color: 'success' | 'warning' | 'error' | 'default';
+} {
   switch (delivery.state) {
     case 'delivered':
       return { label: 'Delivered', color: 'success' };
@@ -24,7 +27,9 @@ function resultOf(delivery: WebhookDelivery): { label: string; color: 'success' 
     case 'failed':
       return { label: 'Failed', color: 'error' };
     case 'pending':
-      return delivery.attempts === 0 ? { label: 'Queued', color: 'default' } : { label: 'Retrying', color: 'warning' };
+      return delivery.attempts === 0
+        ? { label: 'Queued', color: 'default' }
+        : { label: 'Retrying', color: 'warning' };
   }
 }
 
@@ -37,7 +42,9 @@ function detailOf(delivery: WebhookDelivery): string {
 function changeOf(delivery: WebhookDelivery): string {
   if (delivery.type !== 'order.status_changed') return WEBHOOK_EVENT_LABELS[delivery.type];
   const to = ORDER_STATUS_LABELS[delivery.toStatus];
-  return delivery.fromStatus ? `${ORDER_STATUS_LABELS[delivery.fromStatus]} → ${to}` : `New order, ${to.toLowerCase()}`;
+  return delivery.fromStatus
+    ? `${ORDER_STATUS_LABELS[delivery.fromStatus]} → ${to}`
+    : `New order, ${to.toLowerCase()}`;
 }
 
 /** The latest events sent to the seller's webhook URL, what their receiver answered, and a resend. */
@@ -48,7 +55,9 @@ export function WebhookDeliveriesList() {
 
   if (deliveries.isPending) return <Typography variant="body2">Loading recent deliveries…</Typography>;
   if (deliveries.isError) {
-    return <Typography color="error">Could not load recent deliveries: {deliveries.error.message}</Typography>;
+    return (
+      <Typography color="error">Could not load recent deliveries: {deliveries.error.message}</Typography>
+    );
   }
   if (deliveries.data.length === 0) {
     return (
@@ -74,7 +83,9 @@ export function WebhookDeliveriesList() {
             const result = resultOf(delivery);
             return (
               <TableRow key={delivery.id} data-testid="webhook-delivery">
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{WHEN.format(new Date(delivery.createdAt))}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {WHEN.format(new Date(delivery.createdAt))}
+                </TableCell>
                 <TableCell>
                   <Link component={RouterLink} to={`/orders?order=${delivery.orderId}`}>
                     {delivery.orderExternalId}
@@ -83,7 +94,12 @@ export function WebhookDeliveriesList() {
                 <TableCell>{changeOf(delivery)}</TableCell>
                 <TableCell>
                   <Chip size="small" label={result.label} color={result.color} sx={{ mr: 1 }} />
-                  <Typography component="span" variant="body2" color="text.secondary" title={delivery.eventId}>
+                  <Typography
+                    component="span"
+                    variant="body2"
+                    color="text.secondary"
+                    title={delivery.eventId}
+                  >
                     {detailOf(delivery)}
                   </Typography>
                 </TableCell>
