@@ -15,6 +15,7 @@ import { registerDashboardRoutes } from '../modules/dashboard/dashboard-routes.t
 import { registerSiteRoutes } from '../modules/site/site-routes.ts';
 import { registerDesignRoutes } from '../modules/designs/design-routes.ts';
 import { registerShopRoutes } from '../modules/shops/shop-routes.ts';
+import { registerMarketplaceRoutes } from '../integrations/marketplaces/marketplaces.ts';
 import { registerWebhookIntakeRoutes } from '../modules/shops/webhook-intake-routes.ts';
 import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
@@ -59,7 +60,10 @@ export interface HttpOptions {
 }
 
 /** Builds the whole HTTP server: security, the API, its OpenAPI document and the web app. */
-export async function buildHttpServer(context: AppContext, options: HttpOptions = {}): Promise<FastifyInstance> {
+export async function buildHttpServer(
+  context: AppContext,
+  options: HttpOptions = {},
+): Promise<FastifyInstance> {
   const { config } = context;
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const app = Fastify({
@@ -82,7 +86,10 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
     const { status, body, retryAfter } = toErrorResponse(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else if (status === 401 || status === 403) {
-      request.log.warn({ event: 'authz.denied', status, url: request.url, userId: request.viewer?.id }, body.error);
+      request.log.warn(
+        { event: 'authz.denied', status, url: request.url, userId: request.viewer?.id },
+        body.error,
+      );
     }
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     return reply.status(status).send(body);
@@ -103,7 +110,12 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'layerline.session_token' },
           bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'll_live_…', description: 'Order API key (/api/v1 only): Authorization: Bearer ll_live_…' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'll_live_…',
+            description: 'Order API key (/api/v1 only): Authorization: Bearer ll_live_…',
+          },
         },
       },
       security: [{ session: [] }, { bearer: [] }],
@@ -138,10 +150,17 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   });
   registerAnalyticsRoutes(app, { pageViews: context.pageViews });
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
-  await app.register(async (scope) => registerDesignRoutes(scope, { designs: context.designs, prices: context.prices }));
+  await app.register(async (scope) =>
+    registerDesignRoutes(scope, { designs: context.designs, prices: context.prices }),
+  );
   // ── issue 4 routes: each module registers its routes here ──
   // Marketplace webhooks: their own scope, raw JSON bodies (signatures), no session.
   await registerWebhookIntakeRoutes(app, { webhookIntake: context.webhookIntake });
+  await registerMarketplaceRoutes(app, {
+    config,
+    detachAccount: (platform, externalShopId, message) =>
+      context.webhookIntake.detachAccount(platform, externalShopId, message),
+  });
   registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
   registerPrinterRoutes(app, { printers: context.printers });
   registerProductionRoutes(app, { production: context.production });
@@ -177,10 +196,17 @@ export async function buildHttpServer(context: AppContext, options: HttpOptions 
   return app;
 }
 
-async function resolveViewer(context: AppContext, headers: Record<string, string | string[] | undefined>): Promise<Viewer | null> {
+async function resolveViewer(
+  context: AppContext,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<Viewer | null> {
   const session = await context.auth.api.getSession({ headers: fromNodeHeaders(headers) });
   if (!session) return null;
-  const user = session.user as typeof session.user & { role?: string; isBetaTester?: boolean; isInternal?: boolean };
+  const user = session.user as typeof session.user & {
+    role?: string;
+    isBetaTester?: boolean;
+    isInternal?: boolean;
+  };
   return {
     id: user.id,
     email: user.email,

@@ -186,6 +186,10 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/shops/:platform/connect', access: 'beta', sample: () => ({ url: '/api/shops/sandbox/connect', body: {} }) },
   // The marketplace's browser redirect: refusals are 303s back to /connect-store with the reason.
   { method: 'GET', url: '/api/shops/:platform/callback', access: 'beta', redirects: true, sample: () => ({ url: '/api/shops/shopify/callback?code=x&state=y' }) },
+  // eBay's required account-deletion endpoint: the challenge answers anyone (it proves only that we hold the
+  // verification token); a notification without eBay's signature is refused with eBay's 412.
+  { method: 'GET', url: '/api/webhooks/ebay/account-deletion', access: 'public', sample: () => ({ url: '/api/webhooks/ebay/account-deletion?challenge_code=matrix' }) },
+  { method: 'POST', url: '/api/webhooks/ebay/account-deletion', access: 'public', okStatuses: [412], noMassAssignment: 'an eBay notification: the signature is the only gate', sample: () => ({ url: '/api/webhooks/ebay/account-deletion', body: { metadata: { topic: 'MARKETPLACE_ACCOUNT_DELETION' }, notification: { data: { userId: 'x' } } } }) },
   // WooCommerce POSTs a store's new keys here, with no session: the connection's unguessable state is the only gate.
   { method: 'POST', url: '/api/shops/:platform/key-delivery', access: 'webhook', noMassAssignment: 'a marketplace payload: the state is the only gate', sample: () => ({ url: '/api/shops/woocommerce/key-delivery', body: { key_id: 1, user_id: 'not-a-state', consumer_key: 'ck_x', consumer_secret: 'cs_x', key_permissions: 'read_write' } }) },
   { method: 'DELETE', url: '/api/shops/:id', access: 'beta', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/shops/${await fx.fresh.shop()}` }) },
@@ -599,6 +603,11 @@ beforeAll(async () => {
   t = await startTestApp({
     SHOPIFY_API_KEY: 'matrix-key',
     SHOPIFY_API_SECRET: 'matrix-secret',
+    // eBay configured, for its account-deletion endpoint (no eBay call is made unless a signature is checked).
+    EBAY_CLIENT_ID: 'matrix-ebay-client',
+    EBAY_CLIENT_SECRET: 'matrix-ebay-secret',
+    EBAY_RU_NAME: 'Matrix-Layerline-RuName',
+    EBAY_VERIFICATION_TOKEN: 'matrix-verification-token-0123456789abcdef',
     ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true',
     SHIPSTATION_V1_URL: `http://127.0.0.1:${(refusingShipStation.address() as AddressInfo).port}`,
   });

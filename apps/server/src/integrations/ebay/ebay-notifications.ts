@@ -120,8 +120,11 @@ export const createEbaySignatureVerifier = (
 export interface EbayNotificationDeps {
   /** EBAY_VERIFICATION_TOKEN: the token entered with the endpoint in eBay's developer portal. */
   readonly verificationToken: string;
-  /** The endpoint URL exactly as entered in eBay's portal (PUBLIC_URL + /api/webhooks/ebay/account-deletion). */
-  readonly endpointUrl: string;
+  /**
+   * The endpoint URL exactly as entered in eBay's portal (PUBLIC_URL + /api/webhooks/ebay/account-deletion);
+   * without PUBLIC_URL, this request's own origin + path.
+   */
+  readonly endpointUrl: string | undefined;
   readonly verifier: EbaySignatureVerifier;
   /** The eBay user (the id our eBay shops are keyed by) asked for their data to be deleted. */
   readonly onAccountDeleted: (ebayUserId: string) => Promise<void>;
@@ -161,7 +164,11 @@ export async function registerEbayNotificationRoutes(
           .status(200)
           .header('content-type', 'application/json')
           .send({
-            challengeResponse: ebayAccountDeletionChallenge(code, deps.verificationToken, deps.endpointUrl),
+            challengeResponse: ebayAccountDeletionChallenge(
+              code,
+              deps.verificationToken,
+              deps.endpointUrl ?? `${request.protocol}://${request.host}${EBAY_ACCOUNT_DELETION_PATH}`,
+            ),
           });
       },
     );

@@ -4,7 +4,16 @@ import type { ConnectorRegistry } from '../../modules/shops/connector-registry.t
 import type { MarketplaceOrder } from '../../modules/shops/connector.ts';
 import type { WebhookReceiver } from '../../modules/shops/webhook-intake-service.ts';
 import type { SandboxImpersonator } from '../sandbox-shop/sandbox-connector.ts';
+import type { FastifyInstance } from 'fastify';
 import { createAmazonConnector } from '../amazon/amazon-connector.ts';
+import { createEbayClient } from '../ebay/ebay-client.ts';
+import { createEbayConnector } from '../ebay/ebay-connector.ts';
+import {
+  createEbaySignatureVerifier,
+  EBAY_ACCOUNT_DELETION_PATH,
+  registerEbayNotificationRoutes,
+} from '../ebay/ebay-notifications.ts';
+import { ebaySandboxOrderPayload, mapEbaySandboxOrder } from '../ebay/ebay-sandbox-order.ts';
 import { amazonSandboxOrderPayload, mapAmazonSandboxOrder } from '../amazon/amazon-sandbox-order.ts';
 import { createTikTokConnector } from '../tiktok/tiktok-connector.ts';
 import { mapTikTokSandboxOrder, tiktokSandboxOrderPayload } from '../tiktok/tiktok-sandbox-order.ts';
@@ -64,6 +73,7 @@ function impersonator(
 
 export const SANDBOX_IMPERSONATORS: Partial<Record<ImpersonatedPlatform, SandboxImpersonator>> = {
   woocommerce: impersonator(wooCommerceSandboxOrderPayload, mapWooCommerceSandboxOrder),
+  ebay: impersonator(ebaySandboxOrderPayload, mapEbaySandboxOrder),
   amazon: impersonator(amazonSandboxOrderPayload, mapAmazonSandboxOrder),
   tiktok: impersonator(tiktokSandboxOrderPayload, mapTikTokSandboxOrder),
   walmart: impersonator(walmartSandboxOrderPayload, walmartSandboxOrderToMarketplaceOrder),
@@ -75,7 +85,16 @@ export const SANDBOX_IMPERSONATORS: Partial<Record<ImpersonatedPlatform, Sandbox
  * registered, so /connect-store shows it as not configured on this server.
  */
 export function registerMarketplaces(registry: ConnectorRegistry, config: Config): void {
-  const { woocommerce, amazon, tiktok, walmart } = config.marketplaces;
+  const { woocommerce, ebay, amazon, tiktok, walmart } = config.marketplaces;
+  if (ebay) {
+    const connector = createEbayConnector({
+      clientId: ebay.clientId,
+      clientSecret: ebay.clientSecret,
+      ruName: ebay.ruName,
+      environment: ebay.environment,
+    });
+    registry.register(connector, connector);
+  }
   if (woocommerce) {
     // The store's own approval page (keys delivered to us) and keys pasted by hand; webhook secrets derive from APP_SECRET.
     const connector = createWooCommerceConnector({
@@ -118,4 +137,35 @@ export function marketplaceWebhookReceivers(config: Config): Record<string, Webh
   if (tiktok) receivers.tiktok = createTikTokWebhookReceiver(tiktok.appKey, tiktok.appSecret);
   if (walmart) receivers.walmart = createWalmartWebhookReceiver(config.appSecret);
   return receivers;
+}
+
+/**
+ * eBay requires every app to take marketplace account deletion notifications (a challenge when
+ * the endpoint is saved, then signed notifications): the seller's shop is detached and its tokens
+ * deleted. Needs EBAY_VERIFICATION_TOKEN (the endpoint registered with eBay is PUBLIC_URL's, or
+ * without it the address the challenge came to).
+ */
+export async function registerMarketplaceRoutes(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    detachAccount: (platform: string, externalShopId: string, message: string) => Promise<void>;
+  },
+): Promise<void> {
+  const { ebay } = deps.config.marketplaces;
+  const publicUrl = deps.config.publicUrl;
+  if (!ebay?.verificationToken) return;
+  await registerEbayNotificationRoutes(app, {
+    verificationToken: ebay.verificationToken,
+    endpointUrl: publicUrl ? `${publicUrl}${EBAY_ACCOUNT_DELETION_PATH}` : undefined,
+    verifier: createEbaySignatureVerifier(
+      createEbayClient({
+        clientId: ebay.clientId,
+        clientSecret: ebay.clientSecret,
+        environment: ebay.environment,
+      }),
+    ),
+    onAccountDeleted: (ebayUserId) =>
+      deps.detachAccount('ebay', ebayUserId, 'The eBay account was closed or deleted; its data was removed'),
+  });
 }

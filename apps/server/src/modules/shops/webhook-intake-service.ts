@@ -177,6 +177,12 @@ export function createWebhookIntakeService(deps: {
       return 'processed';
     },
 
+    /** A marketplace account was deleted (eBay's notification): its shop, if connected, is detached and its tokens deleted. */
+    async detachAccount(platform: string, externalShopId: string, message: string): Promise<void> {
+      const shop = await repository.findShop(platform, externalShopId);
+      if (shop) await repository.detachShop(shop.id, message);
+    },
+
     /** Deliveries stored but still unprocessed after `olderThanMs` (the sweep queues them again). */
     unprocessed: (olderThanMs: number, limit = 500): Promise<string[]> =>
       repository.listUnprocessed(new Date(Date.now() - olderThanMs), limit),
