@@ -176,6 +176,7 @@ export default function ConnectStorePage() {
                     value={impersonate}
                     onChange={(event) => setImpersonate(event.target.value as ImpersonatedPlatform | '')}
                     helperText="Impersonate a marketplace: its order shape, read by its own connector"
+                    slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                   >
                     <MenuItem value="">Sandbox orders</MenuItem>
                     {IMPERSONATED_PLATFORMS.map((p) => (
