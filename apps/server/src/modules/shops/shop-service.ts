@@ -434,8 +434,8 @@ export function createShopService(deps: {
       const state = query.state;
       if (!state)
         throw new OAuthCallbackError('This connection request is not recognised; please start again');
-      // Amazon's consent page answers spapi_oauth_code, TikTok Shop's auth_code; the rest, code.
-      if (!query.code && !query.spapi_oauth_code && !query.auth_code)
+      // Amazon's consent page answers spapi_oauth_code; the others, code.
+      if (!query.code && !query.spapi_oauth_code)
         throw new OAuthCallbackError('The marketplace answered without an authorisation code');
       const consumed = await repository.consumeState(state, ownerId, platform);
       if (!consumed) {
