@@ -175,6 +175,7 @@ export async function buildHttpServer(
     orderApi: context.orderApi,
     webhookEndpoints: context.webhookEndpoints,
     webhookDeliveries: context.webhookDeliveries,
+    publicUrl: config.publicUrl,
   });
   registerProductRoutes(app, { products: context.products });
   registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });

@@ -25,6 +25,12 @@ export function createOrderApiModule(deps: {
    * for testing). Off unless ALLOW_LOCAL_WEBHOOK_RECEIVERS says so; never in production.
    */
   allowLocalWebhookReceivers: boolean;
+  /**
+   * The base of our own links in the seller's webhooks (a sandbox parcel's tracking page): PUBLIC_URL,
+   * else this server's address (`http://localhost:${port}`, as the emails' links). Without it they
+   * are sent as the paths they are stored as.
+   */
+  siteUrl?: string;
   audit: AuditRepository;
   ingestion: OrderIngestionPort;
   orders: OrderReaderPort;
@@ -50,6 +56,7 @@ export function createOrderApiModule(deps: {
     repository: createWebhookDeliveryRepository(deps.db),
     transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: !allowLocal }),
     allowLocal,
+    siteUrl: deps.siteUrl ?? '',
   });
   return { apiKeys, webhookEndpoints, orderApi, webhookDeliveries };
 }

@@ -33,6 +33,10 @@ declare module 'fastify' {
   }
 }
 
+/** Where the caller reaches this server, for the links in its answers: PUBLIC_URL, else the request's own origin. */
+const siteUrlOf = (request: FastifyRequest, publicUrl: string | undefined): string =>
+  publicUrl ?? `${request.protocol}://${request.host}`;
+
 function principal(request: FastifyRequest): ApiKeyPrincipal {
   if (!request.orderApiKey) throw new AppError('unauthenticated', 'Invalid API key');
   return request.orderApiKey;
@@ -42,7 +46,10 @@ function principal(request: FastifyRequest): ApiKeyPrincipal {
  * /api/v1: the seller's own order API. Authenticated by API key only: the session the app
  * resolves for every /api request (cookie or session bearer token) is ignored here.
  */
-async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKeyService; orderApi: OrderApiService }) {
+async function registerOrderApiV1(
+  scope: FastifyInstance,
+  deps: { apiKeys: ApiKeyService; orderApi: OrderApiService; publicUrl: string | undefined },
+) {
   scope.decorateRequest('orderApiKey', null);
   // onRequest: the key, its owner's beta flag and its rate limit are checked before the body is
   // even parsed or validated.
@@ -84,7 +91,11 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
       },
     },
     async (request, reply) => {
-      const { order, created } = await deps.orderApi.submitApiOrder(principal(request).ownerId, request.body);
+      const { order, created } = await deps.orderApi.submitApiOrder(
+        principal(request).ownerId,
+        request.body,
+        siteUrlOf(request, deps.publicUrl),
+      );
       return reply.status(created ? 201 : 200).send(order);
     },
   );
@@ -100,7 +111,8 @@ async function registerOrderApiV1(scope: FastifyInstance, deps: { apiKeys: ApiKe
         response: { 200: documented(publicOrderSchema, 'The order', orderExamples), ...errors },
       },
     },
-    async (request) => deps.orderApi.getOrder(principal(request).ownerId, request.params.id),
+    async (request) =>
+      deps.orderApi.getOrder(principal(request).ownerId, request.params.id, siteUrlOf(request, deps.publicUrl)),
   );
 
   api.get(
@@ -127,6 +139,8 @@ export async function registerOrderApiRoutes(
     orderApi: OrderApiService;
     webhookEndpoints: WebhookEndpointService;
     webhookDeliveries: WebhookDeliveryService;
+    /** PUBLIC_URL: the base of the absolute links in /api/v1's answers (else the request's origin). */
+    publicUrl: string | undefined;
   },
 ): Promise<void> {
   await app.register(async (scope) => registerOrderApiV1(scope, deps));

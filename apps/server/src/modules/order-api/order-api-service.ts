@@ -50,7 +50,17 @@ function shortId(): string {
   return [...bytes].map((byte) => BASE32[byte % 32]).join('');
 }
 
-export function toPublicOrder(order: Order): PublicOrder {
+/**
+ * A link of ours as someone outside can follow it: the sandbox carrier's tracking page is a path of
+ * this site (`/tracking/SBX…`, which the app's own pages follow as is), absolute once `siteUrl`
+ * (PUBLIC_URL, else this server's address) is put before it. A carrier's own link is left as it is.
+ */
+export function absoluteLink(url: string, siteUrl: string): string {
+  return url.startsWith('/') ? `${siteUrl}${url}` : url;
+}
+
+/** The order as the API and the seller's webhooks tell it; `siteUrl` makes our own links absolute. */
+export function toPublicOrder(order: Order, siteUrl: string): PublicOrder {
   return {
     id: order.id,
     externalId: order.externalId,
@@ -78,7 +88,7 @@ export function toPublicOrder(order: Order): PublicOrder {
               carrier: shipment.carrier ?? '',
               service: shipment.service ?? '',
               trackingNumber: shipment.trackingNumber ?? '',
-              trackingUrl: shipment.trackingUrl ?? '',
+              trackingUrl: absoluteLink(shipment.trackingUrl ?? '', siteUrl),
               status: shipment.status,
               shippedAt: shipment.shippedAt,
               deliveredAt: shipment.deliveredAt,
@@ -204,8 +214,11 @@ export function createOrderApiService(deps: {
   const asOwner = (ownerId: string) => ({ id: ownerId, isAdmin: false });
 
   return {
-    /** Stores the order once per (seller, externalId); a repeat returns the stored order. */
-    async submitApiOrder(ownerId: string, input: ApiOrderInput): Promise<{ order: PublicOrder; created: boolean }> {
+    /**
+     * Stores the order once per (seller, externalId); a repeat returns the stored order. `siteUrl`
+     * here and below: where the caller reaches this server (toPublicOrder).
+     */
+    async submitApiOrder(ownerId: string, input: ApiOrderInput, siteUrl: string): Promise<{ order: PublicOrder; created: boolean }> {
       const incoming = marketplaceOrder(input.externalId, input, now());
       const result = await ingestion.ingest({
         ownerId,
@@ -218,12 +231,12 @@ export function createOrderApiService(deps: {
       // A new order is answered from what was stored (GET /api/v1/orders/:id reads the same back):
       // reading it again would cost the hot path a query. A repeat answers the order stored first.
       if (result.stored) return { order: publicOrderOf(result.orderId, incoming, result.stored), created: true };
-      return { order: toPublicOrder(await orders.get(asOwner(ownerId), result.orderId)), created: result.created };
+      return { order: toPublicOrder(await orders.get(asOwner(ownerId), result.orderId), siteUrl), created: result.created };
     },
 
     /** The seller's own order (any channel); another seller's answers 404. */
-    async getOrder(ownerId: string, orderId: string): Promise<PublicOrder> {
-      return toPublicOrder(await orders.get(asOwner(ownerId), orderId));
+    async getOrder(ownerId: string, orderId: string, siteUrl: string): Promise<PublicOrder> {
+      return toPublicOrder(await orders.get(asOwner(ownerId), orderId), siteUrl);
     },
 
     async listOrders(ownerId: string, query: { status?: OrderStatus | undefined; limit: number; cursor?: string | undefined }): Promise<PublicOrderList> {

@@ -145,6 +145,10 @@ describe('seller webhook events', () => {
     const bought = await admin.post(`/api/admin/shipping/orders/${orderId}/labels`, {});
     expect(bought.status).toBe(200);
     const [label] = bought.body.shipments;
+    // The sandbox carrier's tracking page is a page of this site: the app links to its path.
+    expect(label.trackingUrl).toBe(`/tracking/${label.trackingNumber}`);
+    // Without PUBLIC_URL the receiver is told this server's configured address, as the emails are.
+    const trackingUrl = `http://localhost:${t.context.config.port}${label.trackingUrl}`;
 
     const [shipped] = await waitFor(
       () => (eventsOf('order.shipped', orderId).length ? eventsOf('order.shipped', orderId) : null),
@@ -156,9 +160,10 @@ describe('seller webhook events', () => {
         carrier: label.carrier,
         service: label.service,
         trackingNumber: label.trackingNumber,
-        trackingUrl: label.trackingUrl,
+        trackingUrl,
       },
     ]);
+    expect(shipped.data.order.shipments.map((s: any) => s.trackingUrl)).toEqual([trackingUrl]);
     expect(shipped.data.tracking[0].trackingNumber).not.toBe('');
     expect(shipped.data.order).toMatchObject({ id: orderId, status: 'shipped' });
     signedDelivery(shipped.id);
@@ -174,6 +179,20 @@ describe('seller webhook events', () => {
       'the status change',
     );
     expect(changed.id).not.toBe(shipped.id);
+    expect(changed.data.order.shipments.map((s: any) => s.trackingUrl)).toEqual([trackingUrl]);
+  });
+
+  it('answers the order API with the tracking page’s absolute address (the request’s origin without PUBLIC_URL)', async () => {
+    const key = (await seller.post('/api/api-keys', { name: 'tracking' })).body.key as string;
+    const read = await fetch(new URL(`/api/v1/orders/${orderId}`, t.baseUrl), {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(read.status).toBe(200);
+    const [shipment] = ((await read.json()) as any).shipments;
+    expect(shipment.trackingUrl).toBe(`${t.baseUrl}/tracking/${shipment.trackingNumber}`);
+    // The app's own order page keeps the path, which it follows within the site.
+    const inApp = (await seller.get(`/api/orders/${orderId}`)).body;
+    expect(inApp.shipments[0].trackingUrl).toBe(`/tracking/${shipment.trackingNumber}`);
   });
 
   it('sends order.delivered once the parcel is delivered, and each event once', async () => {

@@ -188,7 +188,7 @@ describe('the webhook of a new order', () => {
       // Exactly what a read of the order gives (the order API's GET, and the public form of the order page).
       const read = await fetch(new URL(`/api/v1/orders/${id}`, t.baseUrl), { headers: { authorization: `Bearer ${key}` } });
       expect(event.data.order).toEqual(await read.json());
-      expect(event.data.order).toEqual(toPublicOrder(await t.context.orders.get({ id: seller.userId, isAdmin: false }, id)));
+      expect(event.data.order).toEqual(toPublicOrder(await t.context.orders.get({ id: seller.userId, isAdmin: false }, id), t.baseUrl));
       expect(event.data.status).toBe(event.data.order.status);
     }
   });

@@ -129,9 +129,11 @@ export function createWebhookDeliveryService(deps: {
   transport: WebhookTransport;
   /** Local receivers allowed (ALLOW_LOCAL_WEBHOOK_RECEIVERS); otherwise the URL rules are checked again before each attempt. */
   allowLocal: boolean;
+  /** Before our own links in the events (toPublicOrder): PUBLIC_URL, else this server's address. */
+  siteUrl: string;
   now?: () => Date;
 }) {
-  const { endpoints, orders, repository, transport } = deps;
+  const { endpoints, orders, repository, transport, siteUrl } = deps;
   const now = deps.now ?? (() => new Date());
   let enqueue: EnqueueDelivery | null = null;
 
@@ -255,7 +257,7 @@ export function createWebhookDeliveryService(deps: {
           const read = found.get(change.orderId);
           // Gone meanwhile, or (never) another seller's: nothing to tell.
           if (!read || read.ownerId !== change.ownerId) return [];
-          order = toPublicOrder(read);
+          order = toPublicOrder(read, siteUrl);
         }
         const eventId = eventIdFor(change.announcementId);
         const event: WebhookEvent = {
@@ -290,7 +292,7 @@ export function createWebhookDeliveryService(deps: {
         id: eventId,
         type: 'order.charged',
         createdAt: now().toISOString(),
-        data: { charge: { id: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, kind: charge.kind }, order: toPublicOrder(order) },
+        data: { charge: { id: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, kind: charge.kind }, order: toPublicOrder(order, siteUrl) },
       };
       const row = await repository.insertIfNew({ outboxId, eventId, ownerId: charge.ownerId, orderId: charge.orderId, fromStatus: order.status, toStatus: order.status, event });
       if (row.state !== 'pending') return;
@@ -307,7 +309,7 @@ export function createWebhookDeliveryService(deps: {
         id: eventId,
         type: 'order.status_changed',
         createdAt: now().toISOString(),
-        data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order) },
+        data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order, siteUrl) },
       };
       const row = await repository.insertIfNew({
         outboxId: change.announcementId,
