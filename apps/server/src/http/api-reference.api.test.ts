@@ -169,6 +169,46 @@ describe('the OpenAPI document at /api/docs/json', () => {
     expect(doc.info.description).toContain('### Verifying the signature (Node.js)');
   });
 
+  it('files every operation under a tag (none under `default`)', () => {
+    const untagged = Object.entries<any>(doc.paths).flatMap(([path, operations]) =>
+      Object.entries<any>(operations)
+        .filter(([, operation]) => !operation.tags?.length)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(untagged).toEqual([]);
+    expect(doc.paths['/api/auth/{*}'].post.tags).toEqual(['accounts']);
+  });
+
+  it('names the OAuth callback’s query parameters, each an optional string (any other is taken as sent)', async () => {
+    const parameters = doc.paths['/api/shops/{platform}/callback'].get.parameters as any[];
+    const query = parameters.filter((parameter) => parameter.in === 'query');
+    expect(query.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining([
+        'code',
+        'state',
+        'error',
+        'error_description',
+        'spapi_oauth_code',
+        'shop',
+        'hmac',
+      ]),
+    );
+    for (const parameter of query) {
+      expect(parameter.schema, parameter.name).toEqual({ type: 'string' });
+      expect(parameter.required, parameter.name).toBe(false);
+      expect(parameter.description, parameter.name).toBeTruthy();
+    }
+    expect(
+      parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
+    ).toEqual(['platform']);
+    // Parameters it does not name still reach the marketplace's check (Shopify signs them all): not refused.
+    const callback = await fetch(`${t.baseUrl}/api/shops/etsy/callback?code=c&state=s&host=h&timestamp=1`, {
+      redirect: 'manual',
+    });
+    expect(callback.status).toBe(303);
+    expect(callback.headers.get('location')).toMatch(/^\/connect-store\?error=/);
+  });
+
   it('describes each webhook we send: its signed headers, its body and what the answer means', () => {
     expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
     for (const type of WEBHOOK_EVENT_TYPES) {

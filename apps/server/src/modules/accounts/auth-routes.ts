@@ -56,6 +56,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps) {
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     config: { rateLimit: false },
+    schema: {
+      tags: ['accounts'],
+      summary: 'Sign-up, sign-in and sessions (better-auth)',
+      description: `Only these actions answer; any other is 404: ${[...OPEN_AUTH_PATHS].map((path) => `\`${path}\``).join(', ')}.`,
+    },
     handler: async (request, reply) => {
       const action = (request.params as { '*': string })['*'].split('?')[0] ?? '';
       if (!OPEN_AUTH_PATHS.has(action)) throw new AppError('not-found', 'Not found');

@@ -127,7 +127,30 @@ export function registerShopRoutes(
         tags: ['shops'],
         summary: 'Where the marketplace sends the seller back after approving; redirects to /connect-store',
         params: platformParams,
-        querystring: z.record(z.string(), z.string()),
+        // What each marketplace sends back, by name; every other parameter is kept as sent (Shopify
+        // signs the whole query, so none may be dropped).
+        querystring: z
+          .object({
+            state: z.string().optional().describe('The state this server sent the seller off with'),
+            code: z.string().optional().describe('The authorisation code (Etsy, Shopify, eBay, TikTok Shop)'),
+            spapi_oauth_code: z.string().optional().describe('Amazon’s authorisation code'),
+            selling_partner_id: z.string().optional().describe('Amazon: the seller’s selling partner id'),
+            error: z.string().optional().describe('Set when the seller declined or the marketplace refused'),
+            error_description: z.string().optional().describe('Why, when the marketplace says'),
+            shop: z.string().optional().describe('Shopify: the store’s myshopify.com host'),
+            hmac: z
+              .string()
+              .optional()
+              .describe('Shopify: the signature of every other parameter of the query (host, timestamp…)'),
+            success: z
+              .string()
+              .optional()
+              .describe(
+                'WooCommerce: 1 when the seller granted access (its keys were POSTed to key-delivery)',
+              ),
+            user_id: z.string().optional().describe('WooCommerce: the state, echoed'),
+          })
+          .catchall(z.string()),
       },
     },
     async (request, reply) => {
