@@ -273,7 +273,12 @@ export interface SandboxPaymentProvider extends PaymentProvider {
 
 const ACCOUNT_ID = /^acct_sandbox_[0-9a-f]+$/;
 
-const NOT_ONBOARDED: ConnectedAccount = { detailsSubmitted: false, payoutsEnabled: false, chargesEnabled: false, requirementsDue: ['external_account', 'individual.dob.day', 'tos_acceptance.date'] };
+const NOT_ONBOARDED: ConnectedAccount = {
+  detailsSubmitted: false,
+  payoutsEnabled: false,
+  chargesEnabled: false,
+  requirementsDue: ['external_account', 'individual.dob.day', 'tos_acceptance.date'],
+};
 
 export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): SandboxPaymentProvider => {
   const now = options.now ?? (() => new Date());
@@ -322,7 +327,13 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): San
   const resultFor = (paymentIntentId: string, outcome: Outcome): ChargeResult => {
     switch (outcome) {
       case 'succeed':
-        return { paymentIntentId, status: 'succeeded', declineReason: null, nextActionUrl: null, clientSecret: null };
+        return {
+          paymentIntentId,
+          status: 'succeeded',
+          declineReason: null,
+          nextActionUrl: null,
+          clientSecret: null,
+        };
       case 'authenticate':
         return {
           paymentIntentId,
@@ -436,8 +447,20 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): San
       if (current.status !== 'requires_action') return current;
       const remembered = intents.get(paymentIntentId);
       const answered: ChargeResult = approve
-        ? { paymentIntentId, status: 'succeeded', declineReason: null, nextActionUrl: null, clientSecret: null }
-        : { paymentIntentId, status: 'requires_payment_method', declineReason: 'The cardholder did not authenticate the payment.', nextActionUrl: null, clientSecret: null };
+        ? {
+            paymentIntentId,
+            status: 'succeeded',
+            declineReason: null,
+            nextActionUrl: null,
+            clientSecret: null,
+          }
+        : {
+            paymentIntentId,
+            status: 'requires_payment_method',
+            declineReason: 'The cardholder did not authenticate the payment.',
+            nextActionUrl: null,
+            clientSecret: null,
+          };
       if (remembered) intents.set(paymentIntentId, { ...remembered, ...answered });
       return answered;
     },
@@ -502,34 +525,47 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): San
       const account: ConnectedAccount =
         outcome === 'complete'
           ? { detailsSubmitted: true, payoutsEnabled: true, chargesEnabled: false, requirementsDue: [] }
-          : { detailsSubmitted: true, payoutsEnabled: false, chargesEnabled: false, requirementsDue: ['external_account'] };
+          : {
+              detailsSubmitted: true,
+              payoutsEnabled: false,
+              chargesEnabled: false,
+              requirementsDue: ['external_account'],
+            };
       accounts.set(accountId, account);
       return account;
     },
 
     createTransfer: async ({ accountId, amountCents, currency, idempotencyKey, metadata }) =>
-      once(idempotencyKey, { op: 'transfer', accountId, amountCents, currency: currency.toLowerCase(), metadata }, () => {
-        if (!Number.isInteger(amountCents) || amountCents < 1)
-          throw new PaymentRejectedError('The transfer amount must be a positive integer', 400, 'parameter_invalid_integer');
-        if (!/^[a-z]{3}$/i.test(currency))
-          throw new PaymentRejectedError(`Invalid currency: ${currency}`, 400, 'parameter_invalid_string');
-        if (!knownAccount(accountId).payoutsEnabled)
-          throw new PaymentRejectedError(
-            `Your destination account (${accountId}) needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments`,
-            400,
-            'insufficient_capabilities_for_transfer',
-          );
-        const transfer: SandboxTransfer = {
-          transferId: `tr_sandbox_${digest(`transfer\u0000${idempotencyKey}`)}`,
-          accountId,
-          amountCents,
-          currency: currency.toLowerCase(),
-          idempotencyKey,
-          metadata: { ...metadata },
-        };
-        transfers.push(transfer);
-        return { transferId: transfer.transferId };
-      }),
+      once(
+        idempotencyKey,
+        { op: 'transfer', accountId, amountCents, currency: currency.toLowerCase(), metadata },
+        () => {
+          if (!Number.isInteger(amountCents) || amountCents < 1)
+            throw new PaymentRejectedError(
+              'The transfer amount must be a positive integer',
+              400,
+              'parameter_invalid_integer',
+            );
+          if (!/^[a-z]{3}$/i.test(currency))
+            throw new PaymentRejectedError(`Invalid currency: ${currency}`, 400, 'parameter_invalid_string');
+          if (!knownAccount(accountId).payoutsEnabled)
+            throw new PaymentRejectedError(
+              `Your destination account (${accountId}) needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments`,
+              400,
+              'insufficient_capabilities_for_transfer',
+            );
+          const transfer: SandboxTransfer = {
+            transferId: `tr_sandbox_${digest(`transfer\u0000${idempotencyKey}`)}`,
+            accountId,
+            amountCents,
+            currency: currency.toLowerCase(),
+            idempotencyKey,
+            metadata: { ...metadata },
+          };
+          transfers.push(transfer);
+          return { transferId: transfer.transferId };
+        },
+      ),
 
     verifyWebhook: (rawBody, signatureHeader, nowSeconds) =>
       verifySandboxWebhook(

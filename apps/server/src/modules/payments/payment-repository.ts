@@ -33,7 +33,13 @@ export interface ChargeListRow {
 }
 
 /** Charges that still hold an order's one live slot (charge_live_per_order_idx). */
-export const LIVE_CHARGE_STATES: readonly ChargeState[] = ['pending', 'processing', 'requires_action', 'succeeded', 'refunded'];
+export const LIVE_CHARGE_STATES: readonly ChargeState[] = [
+  'pending',
+  'processing',
+  'requires_action',
+  'succeeded',
+  'refunded',
+];
 
 /**
  * Payments' tables: each seller's customer and card, charges (one live charge per order, a unique
@@ -57,10 +63,23 @@ export function createPaymentRepository(db: Database) {
     },
 
     /** A customer of another provider (the server moved from the sandbox to Stripe): replaced, its card forgotten. */
-    async replaceCustomer(ownerId: string, provider: string, customerId: string): Promise<PaymentCustomerRow> {
+    async replaceCustomer(
+      ownerId: string,
+      provider: string,
+      customerId: string,
+    ): Promise<PaymentCustomerRow> {
       const [row] = await db
         .update(paymentCustomer)
-        .set({ provider, customerId, paymentMethodId: null, cardBrand: null, cardLast4: null, cardExpMonth: null, cardExpYear: null, updatedAt: new Date() })
+        .set({
+          provider,
+          customerId,
+          paymentMethodId: null,
+          cardBrand: null,
+          cardLast4: null,
+          cardExpMonth: null,
+          cardExpYear: null,
+          updatedAt: new Date(),
+        })
         .where(eq(paymentCustomer.ownerId, ownerId))
         .returning();
       return row!;
@@ -113,7 +132,10 @@ export function createPaymentRepository(db: Database) {
 
     /** The order's live charge (at most one), and how many attempts it has had. */
     async orderCharges(orderId: string): Promise<{ live: ChargeRow | undefined; attempts: number }> {
-      const rows = await db.select().from(charge).where(and(eq(charge.orderId, orderId), eq(charge.kind, 'order')));
+      const rows = await db
+        .select()
+        .from(charge)
+        .where(and(eq(charge.orderId, orderId), eq(charge.kind, 'order')));
       return {
         live: rows.find((row) => LIVE_CHARGE_STATES.includes(row.status as ChargeState)),
         attempts: rows.reduce((max, row) => Math.max(max, row.attempt), 0),
@@ -126,7 +148,13 @@ export function createPaymentRepository(db: Database) {
       const rows = await db
         .select({ orderId: charge.orderId })
         .from(charge)
-        .where(and(inArray(charge.orderId, [...orderIds]), eq(charge.kind, 'order'), eq(charge.status, 'succeeded')));
+        .where(
+          and(
+            inArray(charge.orderId, [...orderIds]),
+            eq(charge.kind, 'order'),
+            eq(charge.status, 'succeeded'),
+          ),
+        );
       return new Set(rows.map((row) => row.orderId!));
     },
 
@@ -138,7 +166,11 @@ export function createPaymentRepository(db: Database) {
       id: string,
       from: readonly ChargeState[],
       to: ChargeState,
-      values: { paymentIntentId?: string | null; failureReason?: string | null; actionUrl?: string | null } = {},
+      values: {
+        paymentIntentId?: string | null;
+        failureReason?: string | null;
+        actionUrl?: string | null;
+      } = {},
     ): Promise<ChargeRow | undefined> {
       const [row] = await db
         .update(charge)
@@ -169,7 +201,12 @@ export function createPaymentRepository(db: Database) {
     },
 
     /** Newest first; a seller's own (ownerId), one order's, or everyone's (admins). */
-    async listCharges(filter: { ownerId?: string; orderId?: string; after: TimeIdKey | null; limit: number }): Promise<ChargeListRow[]> {
+    async listCharges(filter: {
+      ownerId?: string;
+      orderId?: string;
+      after: TimeIdKey | null;
+      limit: number;
+    }): Promise<ChargeListRow[]> {
       const conditions: SQL[] = [];
       if (filter.ownerId) conditions.push(eq(charge.ownerId, filter.ownerId));
       if (filter.orderId) conditions.push(eq(charge.orderId, filter.orderId));
@@ -180,8 +217,17 @@ export function createPaymentRepository(db: Database) {
     /* ---------- refunds ---------- */
 
     /** The refund for this key: the one just made, or the one an earlier request made (`created` false). */
-    async insertRefund(values: Pick<typeof refund.$inferInsert, 'chargeId' | 'ownerId' | 'amountCents' | 'reason' | 'idempotencyKey'>): Promise<{ row: RefundRow; created: boolean }> {
-      const inserted = await db.insert(refund).values({ ...values, status: 'pending' }).onConflictDoNothing().returning();
+    async insertRefund(
+      values: Pick<
+        typeof refund.$inferInsert,
+        'chargeId' | 'ownerId' | 'amountCents' | 'reason' | 'idempotencyKey'
+      >,
+    ): Promise<{ row: RefundRow; created: boolean }> {
+      const inserted = await db
+        .insert(refund)
+        .values({ ...values, status: 'pending' })
+        .onConflictDoNothing()
+        .returning();
       if (inserted[0]) return { row: inserted[0], created: true };
       const [row] = await db.select().from(refund).where(eq(refund.idempotencyKey, values.idempotencyKey));
       return { row: row!, created: false };
@@ -191,7 +237,11 @@ export function createPaymentRepository(db: Database) {
      * Records the provider's answer; a succeeded refund adds to the charge's refunded amount in the same
      * transaction, exactly once (only the write that moves the refund out of `pending` adds).
      */
-    async settleRefund(refundId: string, status: 'succeeded' | 'failed', providerRefundId: string | null): Promise<{ refund: RefundRow; charge: ChargeRow } | undefined> {
+    async settleRefund(
+      refundId: string,
+      status: 'succeeded' | 'failed',
+      providerRefundId: string | null,
+    ): Promise<{ refund: RefundRow; charge: ChargeRow } | undefined> {
       return db.transaction(async (tx) => {
         const [settled] = await tx
           .update(refund)
@@ -217,11 +267,19 @@ export function createPaymentRepository(db: Database) {
 
     async refundsOf(chargeIds: readonly string[]): Promise<RefundRow[]> {
       if (chargeIds.length === 0) return [];
-      return db.select().from(refund).where(inArray(refund.chargeId, [...chargeIds])).orderBy(refund.createdAt);
+      return db
+        .select()
+        .from(refund)
+        .where(inArray(refund.chargeId, [...chargeIds]))
+        .orderBy(refund.createdAt);
     },
 
     async pendingRefunds(before: Date, limit: number): Promise<RefundRow[]> {
-      return db.select().from(refund).where(and(eq(refund.status, 'pending'), lt(refund.updatedAt, before))).limit(limit);
+      return db
+        .select()
+        .from(refund)
+        .where(and(eq(refund.status, 'pending'), lt(refund.updatedAt, before)))
+        .limit(limit);
     },
 
     /* ---------- orders held for payment ---------- */
@@ -235,7 +293,10 @@ export function createPaymentRepository(db: Database) {
           and(
             eq(order.ownerId, ownerId),
             eq(order.status, 'on_hold'),
-            or(like(order.holdReason, `${PAYMENT_HOLD_PREFIX}%`), like(order.holdReason, `${PAYMENT_ACTION_HOLD_PREFIX}%`)),
+            or(
+              like(order.holdReason, `${PAYMENT_HOLD_PREFIX}%`),
+              like(order.holdReason, `${PAYMENT_ACTION_HOLD_PREFIX}%`),
+            ),
           ),
         );
     },
@@ -243,8 +304,17 @@ export function createPaymentRepository(db: Database) {
     /* ---------- provider webhooks ---------- */
 
     /** Stores an event once; false when it was already stored (a duplicate delivery). */
-    async storeEvent(values: { id: string; provider: string; type: string; payload: Record<string, unknown> }): Promise<boolean> {
-      const inserted = await db.insert(paymentEvent).values(values).onConflictDoNothing().returning({ id: paymentEvent.id });
+    async storeEvent(values: {
+      id: string;
+      provider: string;
+      type: string;
+      payload: Record<string, unknown>;
+    }): Promise<boolean> {
+      const inserted = await db
+        .insert(paymentEvent)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ id: paymentEvent.id });
       return inserted.length > 0;
     },
 
@@ -252,7 +322,10 @@ export function createPaymentRepository(db: Database) {
      * Claims an unprocessed event and runs `apply` in the same transaction: of any number of
      * concurrent deliveries of one event, only one applies it; a failure leaves it unprocessed.
      */
-    async processEvent<T>(id: string, apply: (payload: Record<string, unknown>, type: string) => Promise<T>): Promise<{ applied: boolean; result?: T }> {
+    async processEvent<T>(
+      id: string,
+      apply: (payload: Record<string, unknown>, type: string) => Promise<T>,
+    ): Promise<{ applied: boolean; result?: T }> {
       const [claimed] = await db
         .update(paymentEvent)
         .set({ processedAt: new Date(), error: null })
@@ -264,7 +337,10 @@ export function createPaymentRepository(db: Database) {
       } catch (error) {
         await db
           .update(paymentEvent)
-          .set({ processedAt: null, error: error instanceof Error ? error.message.slice(0, 500) : String(error) })
+          .set({
+            processedAt: null,
+            error: error instanceof Error ? error.message.slice(0, 500) : String(error),
+          })
           .where(eq(paymentEvent.id, id));
         throw error;
       }
@@ -282,7 +358,12 @@ export function createPaymentRepository(db: Database) {
 
   async function listQuery(where: SQL, limit: number): Promise<ChargeListRow[]> {
     return db
-      .select({ charge, sellerName: user.name, orderNumber: order.externalId, micros: microsOf(charge.createdAt) })
+      .select({
+        charge,
+        sellerName: user.name,
+        orderNumber: order.externalId,
+        micros: microsOf(charge.createdAt),
+      })
       .from(charge)
       .innerJoin(user, eq(user.id, charge.ownerId))
       .leftJoin(order, eq(order.id, charge.orderId))

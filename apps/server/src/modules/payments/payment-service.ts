@@ -31,7 +31,13 @@ import {
   type PaymentProvider,
   type PaymentWebhookEvent,
 } from './payment-provider.ts';
-import { LIVE_CHARGE_STATES, type ChargeListRow, type ChargeRow, type PaymentRepository, type RefundRow } from './payment-repository.ts';
+import {
+  LIVE_CHARGE_STATES,
+  type ChargeListRow,
+  type ChargeRow,
+  type PaymentRepository,
+  type RefundRow,
+} from './payment-repository.ts';
 
 /** Stripe's smallest charge (USD): an order that costs less is released without a charge. */
 export const MIN_CHARGE_CENTS = 50;
@@ -133,8 +139,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (existing && existing.provider === provider.kind) return existing;
     const contact = await deps.sellers.contactOf(ownerId);
     if (!contact) throw notFound('Seller');
-    const { customerId } = await call(() => provider.createCustomer({ sellerId: ownerId, email: contact.email, name: contact.name }));
-    return existing ? repository.replaceCustomer(ownerId, provider.kind, customerId) : repository.insertCustomer(ownerId, provider.kind, customerId);
+    const { customerId } = await call(() =>
+      provider.createCustomer({ sellerId: ownerId, email: contact.email, name: contact.name }),
+    );
+    return existing
+      ? repository.replaceCustomer(ownerId, provider.kind, customerId)
+      : repository.insertCustomer(ownerId, provider.kind, customerId);
   }
 
   /** The seller's usable card: their default, stored with this server's provider. */
@@ -150,7 +160,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       return await run();
     } catch (error) {
       if (error instanceof PaymentRejectedError) throw new AppError('unprocessable', error.message);
-      if (error instanceof PaymentUnavailableError) throw new AppError('unavailable', 'The payment provider did not answer; try again in a minute');
+      if (error instanceof PaymentUnavailableError)
+        throw new AppError('unavailable', 'The payment provider did not answer; try again in a minute');
       if (error instanceof PaymentAuthError) {
         deps.log?.error({ err: error }, 'the payment provider refused our API key');
         throw new AppError('unavailable', 'Payments are not available right now');
@@ -170,7 +181,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   /** Holds an order whose own charge did not succeed (a failed charge by hand leaves the order as it is). */
   async function holdOrder(orderId: string, reason: string): Promise<void> {
     const current = await orders.find(orderId);
-    if (current && (current.status === 'accepted' || current.status === 'received')) await orders.tryTransition(current, 'on_hold', reason, SYSTEM);
+    if (current && (current.status === 'accepted' || current.status === 'received'))
+      await orders.tryTransition(current, 'on_hold', reason, SYSTEM);
   }
 
   /**
@@ -182,10 +194,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     let next: ChargeRow | undefined;
     switch (result.status) {
       case 'succeeded':
-        next = await repository.transitionCharge(row.id, from, 'succeeded', { paymentIntentId: result.paymentIntentId, failureReason: null });
+        next = await repository.transitionCharge(row.id, from, 'succeeded', {
+          paymentIntentId: result.paymentIntentId,
+          failureReason: null,
+        });
         break;
       case 'processing':
-        next = await repository.transitionCharge(row.id, ['pending'], 'processing', { paymentIntentId: result.paymentIntentId });
+        next = await repository.transitionCharge(row.id, ['pending'], 'processing', {
+          paymentIntentId: result.paymentIntentId,
+        });
         break;
       case 'requires_action':
         next = await repository.transitionCharge(row.id, from, 'requires_action', {
@@ -193,11 +210,25 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           failureReason: result.declineReason,
           actionUrl: actionPath(row.id),
         });
-        if (next?.orderId && next.kind === 'order') await holdOrder(next.orderId, holdReasonOf({ status: 'requires_action', reason: result.declineReason ?? 'The card needs you to authenticate this payment.' }));
+        if (next?.orderId && next.kind === 'order')
+          await holdOrder(
+            next.orderId,
+            holdReasonOf({
+              status: 'requires_action',
+              reason: result.declineReason ?? 'The card needs you to authenticate this payment.',
+            }),
+          );
         break;
       case 'requires_payment_method':
-        next = await repository.transitionCharge(row.id, from, 'failed', { paymentIntentId: result.paymentIntentId, failureReason: result.declineReason });
-        if (next?.orderId && next.kind === 'order') await holdOrder(next.orderId, holdReasonOf({ status: 'failed', reason: result.declineReason ?? 'The card was declined.' }));
+        next = await repository.transitionCharge(row.id, from, 'failed', {
+          paymentIntentId: result.paymentIntentId,
+          failureReason: result.declineReason,
+        });
+        if (next?.orderId && next.kind === 'order')
+          await holdOrder(
+            next.orderId,
+            holdReasonOf({ status: 'failed', reason: result.declineReason ?? 'The card was declined.' }),
+          );
         break;
     }
     if (!next) return (await repository.findCharge(row.id)) ?? row;
@@ -216,14 +247,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         currency: row.currency,
         idempotencyKey: row.idempotencyKey,
         metadata: { orderId: row.orderId ?? `manual:${row.id}`, attempt: row.attempt },
-        description: row.kind === 'order' ? `Layerline fulfilment, order ${row.orderId}` : `Layerline charge ${row.id}`,
+        description:
+          row.kind === 'order' ? `Layerline fulfilment, order ${row.orderId}` : `Layerline charge ${row.id}`,
       });
     } catch (error) {
       if (error instanceof PaymentRejectedError) {
         // The request itself was refused (a card the provider no longer has, an amount it will not take): a failed attempt.
-        const failed = await repository.transitionCharge(row.id, ['pending'], 'failed', { failureReason: error.message });
+        const failed = await repository.transitionCharge(row.id, ['pending'], 'failed', {
+          failureReason: error.message,
+        });
         if (failed) {
-          if (failed.orderId && failed.kind === 'order') await holdOrder(failed.orderId, holdReasonOf({ status: 'failed', reason: error.message }));
+          if (failed.orderId && failed.kind === 'order')
+            await holdOrder(failed.orderId, holdReasonOf({ status: 'failed', reason: error.message }));
           await changed(failed, 'pending');
           return failed;
         }
@@ -246,12 +281,22 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (live) {
       if (live.status === 'pending') return (await ask(live)).status === 'succeeded';
       // Released by hand while the seller's authentication is still open: held again until they answer.
-      if (live.status === 'requires_action') await holdOrder(orderId, holdReasonOf({ status: 'requires_action', reason: live.failureReason ?? 'The card needs you to authenticate this payment.' }));
+      if (live.status === 'requires_action')
+        await holdOrder(
+          orderId,
+          holdReasonOf({
+            status: 'requires_action',
+            reason: live.failureReason ?? 'The card needs you to authenticate this payment.',
+          }),
+        );
       return live.status === 'succeeded';
     }
     const amount = await deps.orderAmount(orderId);
     if (!amount) {
-      await holdOrder(orderId, `${PAYMENT_HOLD_PREFIX}the price of this order is not known yet (a part has no quote). An admin can charge it by hand and release it.`);
+      await holdOrder(
+        orderId,
+        `${PAYMENT_HOLD_PREFIX}the price of this order is not known yet (a part has no quote). An admin can charge it by hand and release it.`,
+      );
       return false;
     }
     const total = amount.itemsCents + amount.packagingCents + amount.shippingCents;
@@ -264,25 +309,47 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       attempt,
       amountCents: total,
       currency: amount.currency,
-      breakdown: { itemsCents: amount.itemsCents, packagingCents: amount.packagingCents, shippingCents: amount.shippingCents },
+      breakdown: {
+        itemsCents: amount.itemsCents,
+        packagingCents: amount.packagingCents,
+        shippingCents: amount.shippingCents,
+      },
       provider: provider.kind,
       idempotencyKey: `order:${orderId}:charge:${attempt}`,
       createdBy: null,
     } as const;
     if (total < MIN_CHARGE_CENTS) {
       // Nothing the provider would take: recorded as paid, with the reason, so the seller sees why.
-      const row = await repository.insertCharge({ ...base, customerId: null, paymentMethodId: null, status: 'succeeded', failureReason: 'Below the smallest card charge: not charged' });
+      const row = await repository.insertCharge({
+        ...base,
+        customerId: null,
+        paymentMethodId: null,
+        status: 'succeeded',
+        failureReason: 'Below the smallest card charge: not charged',
+      });
       return row !== undefined || (await repository.paidOrders([orderId])).has(orderId);
     }
     if (!card) {
-      const row = await repository.insertCharge({ ...base, customerId: null, paymentMethodId: null, status: 'failed', failureReason: 'No card on file.' });
+      const row = await repository.insertCharge({
+        ...base,
+        customerId: null,
+        paymentMethodId: null,
+        status: 'failed',
+        failureReason: 'No card on file.',
+      });
       if (row) {
         await holdOrder(orderId, holdReasonOf({ status: 'failed', reason: 'No card on file.' }));
         await changed(row, null);
       }
       return false;
     }
-    const row = await repository.insertCharge({ ...base, customerId: card.customerId, paymentMethodId: card.paymentMethodId, status: 'pending', failureReason: null });
+    const row = await repository.insertCharge({
+      ...base,
+      customerId: card.customerId,
+      paymentMethodId: card.paymentMethodId,
+      status: 'pending',
+      failureReason: null,
+    });
     // Taken: another process is charging this order (its result decides; the farm waits for it).
     if (!row) return (await repository.paidOrders([orderId])).has(orderId);
     return (await ask(row)).status === 'succeeded';
@@ -302,11 +369,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   async function settle(row: ChargeRow, result: ChargeResult): Promise<ChargeRow> {
     const before = row.status;
-    const next = result.status === 'succeeded' && row.status === 'requires_action'
-      ? await repository.transitionCharge(row.id, ['requires_action'], 'succeeded', { failureReason: null, actionUrl: null })
-      : result.status === 'requires_payment_method' && row.status === 'requires_action'
-        ? await repository.transitionCharge(row.id, ['requires_action'], 'failed', { failureReason: result.declineReason, actionUrl: null })
-        : undefined;
+    const next =
+      result.status === 'succeeded' && row.status === 'requires_action'
+        ? await repository.transitionCharge(row.id, ['requires_action'], 'succeeded', {
+            failureReason: null,
+            actionUrl: null,
+          })
+        : result.status === 'requires_payment_method' && row.status === 'requires_action'
+          ? await repository.transitionCharge(row.id, ['requires_action'], 'failed', {
+              failureReason: result.declineReason,
+              actionUrl: null,
+            })
+          : undefined;
     if (next) {
       await changed(next, before as ChargeState);
       if (next.status === 'succeeded') await afterPaid(next);
@@ -319,23 +393,50 @@ export function createPaymentService(deps: PaymentServiceDeps) {
 
   /* ---------- refunds ---------- */
 
-  async function refundCharge(row: ChargeRow, amountCents: number, reason: string, requestId?: string): Promise<ChargeRow> {
-    if (!row.paymentIntentId || !['succeeded', 'refunded'].includes(row.status)) throw new AppError('conflict', 'Only a paid charge can be refunded');
+  async function refundCharge(
+    row: ChargeRow,
+    amountCents: number,
+    reason: string,
+    requestId?: string,
+  ): Promise<ChargeRow> {
+    if (!row.paymentIntentId || !['succeeded', 'refunded'].includes(row.status))
+      throw new AppError('conflict', 'Only a paid charge can be refunded');
     const left = row.amountCents - row.refundedCents;
-    if (amountCents > left) throw new AppError('unprocessable', `At most ${left} cents are left to refund on this charge`);
+    if (amountCents > left)
+      throw new AppError('unprocessable', `At most ${left} cents are left to refund on this charge`);
     if (amountCents <= 0) return row;
     // The same request twice names the same refund: one refund. All that is left can be refunded once.
-    const key = requestId ? `refund:${row.id}:${requestId}` : amountCents === left ? `refund:${row.id}:rest:${row.refundedCents}` : `refund:${row.id}:${randomUUID()}`;
-    const { row: refundRow } = await repository.insertRefund({ chargeId: row.id, ownerId: row.ownerId, amountCents, reason, idempotencyKey: key });
+    const key = requestId
+      ? `refund:${row.id}:${requestId}`
+      : amountCents === left
+        ? `refund:${row.id}:rest:${row.refundedCents}`
+        : `refund:${row.id}:${randomUUID()}`;
+    const { row: refundRow } = await repository.insertRefund({
+      chargeId: row.id,
+      ownerId: row.ownerId,
+      amountCents,
+      reason,
+      idempotencyKey: key,
+    });
     await askRefund(refundRow, row.paymentIntentId);
     return (await repository.findCharge(row.id))!;
   }
 
   async function askRefund(refundRow: RefundRow, paymentIntentId: string): Promise<void> {
     if (refundRow.status !== 'pending') return;
-    const result = await call(() => provider.refund({ paymentIntentId, amountCents: refundRow.amountCents, idempotencyKey: refundRow.idempotencyKey }));
+    const result = await call(() =>
+      provider.refund({
+        paymentIntentId,
+        amountCents: refundRow.amountCents,
+        idempotencyKey: refundRow.idempotencyKey,
+      }),
+    );
     if (result.status === 'pending' || result.status === 'requires_action') return;
-    const settled = await repository.settleRefund(refundRow.id, result.status === 'succeeded' ? 'succeeded' : 'failed', result.refundId);
+    const settled = await repository.settleRefund(
+      refundRow.id,
+      result.status === 'succeeded' ? 'succeeded' : 'failed',
+      result.refundId,
+    );
     if (settled?.refund.status === 'succeeded') {
       await tell(refundListeners, {
         refundId: settled.refund.id,
@@ -371,7 +472,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       refundedCents: row.refundedCents,
       refunds: refunds
         .filter((r) => r.chargeId === row.id)
-        .map((r) => ({ id: r.id, chargeId: r.chargeId, amountCents: r.amountCents, reason: r.reason, status: r.status, createdAt: r.createdAt.toISOString() })),
+        .map((r) => ({
+          id: r.id,
+          chargeId: r.chargeId,
+          amountCents: r.amountCents,
+          reason: r.reason,
+          status: r.status,
+          createdAt: r.createdAt.toISOString(),
+        })),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     }));
@@ -397,7 +505,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       if (!current || current.status !== 'on_hold') continue;
       // An authentication still open for it is replaced by a charge on the new card.
       const { live } = await repository.orderCharges(id);
-      if (live?.status === 'requires_action') await repository.transitionCharge(live.id, ['requires_action'], 'failed', { failureReason: 'Replaced by a charge on a new card', actionUrl: null });
+      if (live?.status === 'requires_action')
+        await repository.transitionCharge(live.id, ['requires_action'], 'failed', {
+          failureReason: 'Replaced by a charge on a new card',
+          actionUrl: null,
+        });
       if (await orders.tryTransition(current, 'accepted', 'A new card was added', SYSTEM)) released++;
     }
     return released;
@@ -416,13 +528,24 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     },
 
     async billing(ownerId: string): Promise<BillingSettings> {
-      const [card, held, needingAction] = await Promise.all([cardOf(ownerId), repository.paymentHeldOrders(ownerId), repository.chargesNeedingAction(ownerId)]);
+      const [card, held, needingAction] = await Promise.all([
+        cardOf(ownerId),
+        repository.paymentHeldOrders(ownerId),
+        repository.chargesNeedingAction(ownerId),
+      ]);
       return {
         provider: provider.kind,
         testMode: provider.testMode,
         publishableKey: provider.kind === 'stripe' ? deps.publishableKey : null,
         chargesOrders: deps.chargeOrders,
-        card: card ? { brand: card.cardBrand ?? 'card', last4: card.cardLast4 ?? '', expMonth: card.cardExpMonth ?? 0, expYear: card.cardExpYear ?? 0 } : null,
+        card: card
+          ? {
+              brand: card.cardBrand ?? 'card',
+              last4: card.cardLast4 ?? '',
+              expMonth: card.cardExpMonth ?? 0,
+              expYear: card.cardExpYear ?? 0,
+            }
+          : null,
         heldOrders: held.length,
         actionsNeeded: needingAction.map(({ charge: row, orderNumber }) => ({
           chargeId: row.id,
@@ -437,7 +560,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     /** The spec's createSetupIntent. */
     async createSetupIntent(ownerId: string): Promise<SetupIntent> {
       const customer = await customerFor(ownerId);
-      const intent = await call(() => provider.createSetupIntent({ customerId: customer.customerId, idempotencyKey: `setup:${ownerId}:${randomUUID()}` }));
+      const intent = await call(() =>
+        provider.createSetupIntent({
+          customerId: customer.customerId,
+          idempotencyKey: `setup:${ownerId}:${randomUUID()}`,
+        }),
+      );
       return {
         provider: provider.kind,
         setupIntentId: intent.setupIntentId,
@@ -450,19 +578,42 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     /** The spec's storeDefaultPaymentMethod: the card becomes the default; orders held for payment are released. */
     async storeDefaultPaymentMethod(ownerId: string, paymentMethodId: string): Promise<StoredCardDto> {
       const customer = await customerFor(ownerId);
-      const card = await call(() => provider.attachDefaultPaymentMethod({ customerId: customer.customerId, paymentMethodId }));
+      const card = await call(() =>
+        provider.attachDefaultPaymentMethod({ customerId: customer.customerId, paymentMethodId }),
+      );
       await repository.storeCard(ownerId, card);
-      await audit.record({ actorId: ownerId, targetUserId: ownerId, action: 'payments.card-stored', detail: { brand: card.brand, last4: card.last4 } });
+      await audit.record({
+        actorId: ownerId,
+        targetUserId: ownerId,
+        action: 'payments.card-stored',
+        detail: { brand: card.brand, last4: card.last4 },
+      });
       const releasedOrders = await releaseHeldOrders(ownerId);
-      return { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear, releasedOrders };
+      return {
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        releasedOrders,
+      };
     },
 
     async listCharges(actor: PaymentActor, query: ChargeListQuery, subjectId: string): Promise<ChargePage> {
       const after = decodeTimeIdCursor(query.cursor, 'uuid');
       // Admins see everyone's unless they name a seller; a seller only their own.
       const ownerId = actor.isAdmin && !query.targetUserId ? undefined : subjectId;
-      const rows = await repository.listCharges({ ownerId, orderId: query.orderId, after, limit: query.limit });
-      const page = pageFrom(rows, query.limit, (row) => timeIdKey(row.micros, row.charge.id), (row) => row);
+      const rows = await repository.listCharges({
+        ownerId,
+        orderId: query.orderId,
+        after,
+        limit: query.limit,
+      });
+      const page = pageFrom(
+        rows,
+        query.limit,
+        (row) => timeIdKey(row.micros, row.charge.id),
+        (row) => row,
+      );
       return { items: await dtos(page.items), nextCursor: page.nextCursor };
     },
 
@@ -471,18 +622,35 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       let clientSecret: string | null = null;
       if (row.status === 'requires_action' && row.paymentIntentId && provider.kind === 'stripe')
         clientSecret = (await call(() => provider.getPaymentIntent(row.paymentIntentId!))).clientSecret;
-      return { charge: await chargeDto(row.id), provider: provider.kind, clientSecret, publishableKey: provider.kind === 'stripe' ? deps.publishableKey : null };
+      return {
+        charge: await chargeDto(row.id),
+        provider: provider.kind,
+        clientSecret,
+        publishableKey: provider.kind === 'stripe' ? deps.publishableKey : null,
+      };
     },
 
     /** After the seller authenticated in their browser (or, in test mode, answered the sandbox): the charge read back. */
-    async confirm(actor: PaymentActor, chargeId: string, sandboxOutcome: 'approve' | 'refuse' | undefined): Promise<ChargeDto> {
+    async confirm(
+      actor: PaymentActor,
+      chargeId: string,
+      sandboxOutcome: 'approve' | 'refuse' | undefined,
+    ): Promise<ChargeDto> {
       const row = await visibleCharge(actor, chargeId);
       if (actor.isAdmin && row.ownerId !== actor.id)
-        await audit.record({ actorId: actor.id, targetUserId: row.ownerId, action: 'payments.charge-confirmed', detail: { chargeId, sandboxOutcome: sandboxOutcome ?? null } });
-      if (!row.paymentIntentId || !['requires_action', 'processing', 'pending'].includes(row.status)) return chargeDto(row.id);
+        await audit.record({
+          actorId: actor.id,
+          targetUserId: row.ownerId,
+          action: 'payments.charge-confirmed',
+          detail: { chargeId, sandboxOutcome: sandboxOutcome ?? null },
+        });
+      if (!row.paymentIntentId || !['requires_action', 'processing', 'pending'].includes(row.status))
+        return chargeDto(row.id);
       const result =
         sandboxOutcome && provider.completeTestAuthentication
-          ? await call(() => provider.completeTestAuthentication!(row.paymentIntentId!, sandboxOutcome === 'approve'))
+          ? await call(() =>
+              provider.completeTestAuthentication!(row.paymentIntentId!, sandboxOutcome === 'approve'),
+            )
           : await call(() => provider.getPaymentIntent(row.paymentIntentId!));
       await settle(row, result);
       return chargeDto(row.id);
@@ -496,7 +664,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const card = await cardOf(input.targetUserId);
       if (!card) throw new AppError('conflict', 'This seller has no card on file');
       const amountCents = Math.round(input.amount * 100);
-      if (amountCents < MIN_CHARGE_CENTS) throw new AppError('unprocessable', 'A card charge must be at least $0.50');
+      if (amountCents < MIN_CHARGE_CENTS)
+        throw new AppError('unprocessable', 'A card charge must be at least $0.50');
       const key = `manual:${input.orderId}:${input.requestId ?? randomUUID()}`;
       const existing = await repository.findByIdempotencyKey(key);
       if (existing) return chargeDto(existing.id);
@@ -517,7 +686,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         createdBy: admin.id,
       });
       const charged = row ?? (await repository.findByIdempotencyKey(key))!;
-      await audit.record({ actorId: admin.id, targetUserId: input.targetUserId, action: 'payments.charge-stored-card', detail: { orderId: input.orderId, amountCents } });
+      await audit.record({
+        actorId: admin.id,
+        targetUserId: input.targetUserId,
+        action: 'payments.charge-stored-card',
+        detail: { orderId: input.orderId, amountCents },
+      });
       if (charged.status === 'pending') await call(() => ask(charged));
       return chargeDto(charged.id);
     },
@@ -528,7 +702,12 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       const row = await repository.findCharge(chargeId);
       if (!row) throw notFound('Charge');
       const amount = input.amountCents ?? row.amountCents - row.refundedCents;
-      await audit.record({ actorId: admin.id, targetUserId: row.ownerId, action: 'payments.refund', detail: { chargeId, amountCents: amount } });
+      await audit.record({
+        actorId: admin.id,
+        targetUserId: row.ownerId,
+        action: 'payments.refund',
+        detail: { chargeId, amountCents: amount },
+      });
       await refundCharge(row, amount, input.reason || 'Refunded by the print farm', input.requestId);
       return chargeDto(row.id);
     },
@@ -540,7 +719,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      */
     async onOrderStatusChanges(events: readonly OrderStatusChangeEvent[]): Promise<void> {
       const work = events.filter(
-        (event) => (deps.chargeOrders && event.to === 'accepted') || (event.to === 'cancelled' && event.from !== null && PRE_PRINT.includes(event.from)),
+        (event) =>
+          (deps.chargeOrders && event.to === 'accepted') ||
+          (event.to === 'cancelled' && event.from !== null && PRE_PRINT.includes(event.from)),
       );
       const failures: unknown[] = [];
       for (let i = 0; i < work.length; i += CHARGE_CONCURRENCY) {
@@ -552,7 +733,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         );
         for (const outcome of settled) if (outcome.status === 'rejected') failures.push(outcome.reason);
       }
-      if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${work.length} order payments could not be settled now`);
+      if (failures.length > 0)
+        throw new AggregateError(
+          failures,
+          `${failures.length} of ${work.length} order payments could not be settled now`,
+        );
     },
 
     /** Of these orders, those the farm may print: paid (or, when orders are not charged here, all). */
@@ -568,10 +753,18 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         event = provider.verifyWebhook(rawBody, signature);
       } catch (error) {
         // An unsigned or forged caller is not authenticated (Stripe retries any non-2xx answer).
-        throw new AppError('unauthenticated', error instanceof Error ? error.message : 'The webhook signature does not verify');
+        throw new AppError(
+          'unauthenticated',
+          error instanceof Error ? error.message : 'The webhook signature does not verify',
+        );
       }
       if (settledEvents.has(event.id)) return { duplicate: true };
-      const stored = await repository.storeEvent({ id: event.id, provider: provider.kind, type: event.type, payload: event as unknown as Record<string, unknown> });
+      const stored = await repository.storeEvent({
+        id: event.id,
+        provider: provider.kind,
+        type: event.type,
+        payload: event as unknown as Record<string, unknown>,
+      });
       const { applied } = await processEvent(event.id);
       // Applied here, or claimed by another delivery (which settles it, or leaves it to the sweep).
       rememberSettled(event.id);
@@ -583,7 +776,9 @@ export function createPaymentService(deps: PaymentServiceDeps) {
      * again with their key (the provider answers the first result: never a second charge); webhook
      * events stored but not processed are processed.
      */
-    async recover(olderThanMs = PENDING_RECHECK_MS): Promise<{ charges: number; refunds: number; events: number }> {
+    async recover(
+      olderThanMs = PENDING_RECHECK_MS,
+    ): Promise<{ charges: number; refunds: number; events: number }> {
       const before = new Date(Date.now() - olderThanMs);
       let charges = 0;
       for (const row of await repository.pendingCharges(before, 100)) {
@@ -603,7 +798,10 @@ export function createPaymentService(deps: PaymentServiceDeps) {
           await askRefund(refundRow, row.paymentIntentId);
           refunds++;
         } catch (error) {
-          deps.log?.error({ err: error, refundId: refundRow.id }, 'a pending refund could not be asked again');
+          deps.log?.error(
+            { err: error, refundId: refundRow.id },
+            'a pending refund could not be asked again',
+          );
         }
       }
       let events = 0;
@@ -624,7 +822,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function refundOnCancel(orderId: string): Promise<void> {
     const { live } = await repository.orderCharges(orderId);
     if (!live || live.status !== 'succeeded' || !live.paymentIntentId) return;
-    await refundCharge(live, live.amountCents - live.refundedCents, 'The order was cancelled before it was printed');
+    await refundCharge(
+      live,
+      live.amountCents - live.refundedCents,
+      'The order was cancelled before it was printed',
+    );
   }
 
   /**
@@ -635,13 +837,21 @@ export function createPaymentService(deps: PaymentServiceDeps) {
   async function processEvent(id: string): Promise<{ applied: boolean }> {
     return repository.processEvent(id, async (payload, type) => {
       const object = (payload as unknown as PaymentWebhookEvent).data?.object ?? {};
-      const paymentIntentId =
-        type.startsWith('payment_intent.') ? String(object.id ?? '') : type.startsWith('charge.') ? String(object.payment_intent ?? '') : '';
+      const paymentIntentId = type.startsWith('payment_intent.')
+        ? String(object.id ?? '')
+        : type.startsWith('charge.')
+          ? String(object.payment_intent ?? '')
+          : '';
       if (!paymentIntentId) return;
       const row = await repository.findByPaymentIntent(paymentIntentId);
       if (!row) return;
       if (type.startsWith('payment_intent.')) {
-        if (!LIVE_CHARGE_STATES.includes(row.status as ChargeState) || row.status === 'succeeded' || row.status === 'refunded') return;
+        if (
+          !LIVE_CHARGE_STATES.includes(row.status as ChargeState) ||
+          row.status === 'succeeded' ||
+          row.status === 'refunded'
+        )
+          return;
         await settle(row, await provider.getPaymentIntent(paymentIntentId));
       }
     });

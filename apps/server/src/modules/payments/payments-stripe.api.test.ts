@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
 import { charge, printJob } from '../../db/schema.ts';
-import { loadFixtures, loadStripeApi, paymentIntentFrom, startStripeFake, type FakeRequest, type StripeFake } from '../../integrations/stripe/stripe-fake.ts';
+import {
+  loadFixtures,
+  loadStripeApi,
+  paymentIntentFrom,
+  startStripeFake,
+  type FakeRequest,
+  type StripeFake,
+} from '../../integrations/stripe/stripe-fake.ts';
 
 /**
  * Payments on Stripe (issue 13): the real server with the Stripe adapter pointed at a fake Stripe
@@ -17,7 +24,14 @@ import { loadFixtures, loadStripeApi, paymentIntentFrom, startStripeFake, type F
  * Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 
-const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62704', country: 'US' };
+const ADDRESS = {
+  name: 'Ada Buyer',
+  line1: '1 Main St',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62704',
+  country: 'US',
+};
 const WEBHOOK_SECRET = 'whsec_test_layerline_payments';
 
 let t: TestApp;
@@ -32,11 +46,16 @@ let dropCharges = false;
 const webhooks = new Stripe('sk_test_signing_only', { apiVersion: '2023-08-16' }).webhooks;
 const stripeSigned = (payload: string, timestamp?: number, secret = WEBHOOK_SECRET) =>
   webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
-const chargesOf = async (orderId: string) => (await seller.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[];
-const jobsOf = async (orderId: string) => (await t.context.db.select({ n: count() }).from(printJob).where(eq(printJob.orderId, orderId)))[0]!.n;
+const chargesOf = async (orderId: string) =>
+  (await seller.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[];
+const jobsOf = async (orderId: string) =>
+  (await t.context.db.select({ n: count() }).from(printJob).where(eq(printJob.orderId, orderId)))[0]!.n;
 
 async function placeOrder(): Promise<string> {
-  const created = await seller.post('/api/orders/manual', { items: [{ sku: 'BOX', quantity: 1 }], shippingAddress: ADDRESS });
+  const created = await seller.post('/api/orders/manual', {
+    items: [{ sku: 'BOX', quantity: 1 }],
+    shippingAddress: ADDRESS,
+  });
   expect(created.status).toBe(201);
   await t.context.orders.announcementsSettled();
   return created.body.id as string;
@@ -69,7 +88,12 @@ beforeAll(async () => {
   });
   seller = await t.signUp({ role: 'beta' });
   const design = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
-  const product = await seller.post('/api/products', { name: 'Box', variants: [{ name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] }] });
+  const product = await seller.post('/api/products', {
+    name: 'Box',
+    variants: [
+      { name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] },
+    ],
+  });
   expect(product.status).toBe(201);
 }, 120_000);
 afterAll(async () => {
@@ -81,11 +105,26 @@ describe('payments on Stripe', () => {
   it('collects a card with Stripe Elements’ setup intent and charges an order once, every request valid against Stripe’s spec', async () => {
     const setup = await seller.post('/api/payments/setup-intent');
     expect(setup.status).toBe(200);
-    expect(setup.body).toMatchObject({ provider: 'stripe', publishableKey: 'pk_test_layerline', testMode: true });
+    expect(setup.body).toMatchObject({
+      provider: 'stripe',
+      publishableKey: 'pk_test_layerline',
+      testMode: true,
+    });
     expect(setup.body.clientSecret).toMatch(/_secret_/);
     // Test mode on Stripe: no sandbox card form.
-    expect((await seller.post('/api/payments/sandbox/payment-methods', { cardNumber: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' })).status).toBe(404);
-    const stored = await seller.post('/api/payments/default-payment-method', { paymentMethodId: 'pm_card_visa' });
+    expect(
+      (
+        await seller.post('/api/payments/sandbox/payment-methods', {
+          cardNumber: '4242424242424242',
+          expMonth: 12,
+          expYear: 2034,
+          cvc: '123',
+        })
+      ).status,
+    ).toBe(404);
+    const stored = await seller.post('/api/payments/default-payment-method', {
+      paymentMethodId: 'pm_card_visa',
+    });
     expect(stored.status).toBe(200);
     expect(stored.body.last4).toMatch(/^\d{4}$/);
 
@@ -95,7 +134,12 @@ describe('payments on Stripe', () => {
     expect(await jobsOf(orderId)).toBe(1);
     const created = fake.requests.filter((r) => r.operationId === 'PostPaymentIntents');
     expect(created).toHaveLength(1);
-    expect(created[0]!.body).toMatchObject({ off_session: 'true', confirm: 'true', amount: String(paid.amountCents), metadata: { order_id: orderId, attempt: '1' } });
+    expect(created[0]!.body).toMatchObject({
+      off_session: 'true',
+      confirm: 'true',
+      amount: String(paid.amountCents),
+      metadata: { order_id: orderId, attempt: '1' },
+    });
     expect(created[0]!.headers['idempotency-key']).toContain(`order:${orderId}:charge:1`);
     expect(fake.requests.flatMap((r) => r.errors)).toEqual([]);
   });
@@ -107,7 +151,11 @@ describe('payments on Stripe', () => {
     // The process asked and heard nothing: the row is pending and nothing prints.
     expect(pending).toMatchObject({ status: 'pending', attempt: 1 });
     expect(await jobsOf(orderId)).toBe(0);
-    const keys = new Set(fake.requests.filter((r) => r.operationId === 'PostPaymentIntents').map((r) => r.headers['idempotency-key']));
+    const keys = new Set(
+      fake.requests
+        .filter((r) => r.operationId === 'PostPaymentIntents')
+        .map((r) => r.headers['idempotency-key']),
+    );
     const intentsBefore = intents.size;
 
     // What the next process's sweep does (here with no wait): ask again with the same key and parameters.
@@ -128,9 +176,19 @@ describe('payments on Stripe', () => {
   }, 60_000);
 
   it('verifies Stripe’s signature on webhooks; a replay older than 300 s and a forgery are refused', async () => {
-    const payload = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: 'pi_unknown', object: 'payment_intent' } } });
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'pi_unknown', object: 'payment_intent' } },
+    });
     const post = (signature: string) =>
-      fetch(new URL('/api/payments/webhook', t.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+      fetch(new URL('/api/payments/webhook', t.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
     expect((await post(stripeSigned(payload))).status).toBe(200);
     expect((await post(stripeSigned(payload, Math.floor(Date.now() / 1000) - 301))).status).toBe(401);
     expect((await post(stripeSigned(payload, undefined, 'whsec_forged'))).status).toBe(401);

@@ -16,20 +16,34 @@ import { signSandboxWebhook } from '../../integrations/sandbox-payments/sandbox-
  * orders released at once → exactly 1,000 charges. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 
-const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62704', country: 'US' };
+const ADDRESS = {
+  name: 'Ada Buyer',
+  line1: '1 Main St',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62704',
+  country: 'US',
+};
 
 let t: TestApp;
 let admin: SignedInClient;
 
 const orderOf = async (orderId: string) => (await admin.get(`/api/orders/${orderId}`)).body;
-const chargesOf = async (client: SignedInClient, orderId: string) => (await client.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[];
-const jobsOf = async (orderId: string) => (await t.context.db.select({ n: count() }).from(printJob).where(eq(printJob.orderId, orderId)))[0]!.n;
+const chargesOf = async (client: SignedInClient, orderId: string) =>
+  (await client.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[];
+const jobsOf = async (orderId: string) =>
+  (await t.context.db.select({ n: count() }).from(printJob).where(eq(printJob.orderId, orderId)))[0]!.n;
 
 /** A seller with a product (a 20 mm box) and, when given, a card stored through the sandbox card form. */
 async function sellerWith(cardNumber: string | null): Promise<SignedInClient> {
   const seller = await t.signUp({ role: 'beta' });
   const design = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
-  const product = await seller.post('/api/products', { name: 'Box', variants: [{ name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] }] });
+  const product = await seller.post('/api/products', {
+    name: 'Box',
+    variants: [
+      { name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] },
+    ],
+  });
   expect(product.status).toBe(201);
   if (cardNumber) await storeCard(seller, cardNumber);
   return seller;
@@ -37,22 +51,37 @@ async function sellerWith(cardNumber: string | null): Promise<SignedInClient> {
 
 async function storeCard(seller: SignedInClient, cardNumber: string) {
   expect((await seller.post('/api/payments/setup-intent')).status).toBe(200);
-  const method = await seller.post('/api/payments/sandbox/payment-methods', { cardNumber, expMonth: 12, expYear: 2034, cvc: '123' });
+  const method = await seller.post('/api/payments/sandbox/payment-methods', {
+    cardNumber,
+    expMonth: 12,
+    expYear: 2034,
+    cvc: '123',
+  });
   expect(method.status).toBe(200);
-  const stored = await seller.post('/api/payments/default-payment-method', { paymentMethodId: method.body.paymentMethodId });
+  const stored = await seller.post('/api/payments/default-payment-method', {
+    paymentMethodId: method.body.paymentMethodId,
+  });
   expect(stored.status).toBe(200);
   return stored.body;
 }
 
 async function placeOrder(seller: SignedInClient): Promise<string> {
-  const created = await seller.post('/api/orders/manual', { items: [{ sku: 'BOX', quantity: 2 }], shippingAddress: ADDRESS });
+  const created = await seller.post('/api/orders/manual', {
+    items: [{ sku: 'BOX', quantity: 2 }],
+    shippingAddress: ADDRESS,
+  });
   expect(created.status).toBe(201);
   await t.context.orders.announcementsSettled();
   return created.body.id as string;
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ PAYMENTS_CHARGE_ORDERS: 'true', FARM_AUTOPILOT: 'false', FARM_TICK_S: '300', MAX_BUILD_VOLUME_MM: '400,400,400' });
+  t = await startTestApp({
+    PAYMENTS_CHARGE_ORDERS: 'true',
+    FARM_AUTOPILOT: 'false',
+    FARM_TICK_S: '300',
+    MAX_BUILD_VOLUME_MM: '400,400,400',
+  });
   admin = await t.signUp({ role: 'admin' });
 }, 120_000);
 afterAll(async () => t?.close());
@@ -61,8 +90,18 @@ describe('a stored card', () => {
   it('is entered in the sandbox card form and shown by its brand and last 4, never its number', async () => {
     const seller = await t.signUp({ role: 'beta' });
     const before = await seller.get('/api/payments/billing');
-    expect(before.body).toMatchObject({ provider: 'sandbox', testMode: true, chargesOrders: true, card: null });
-    const bad = await seller.post('/api/payments/sandbox/payment-methods', { cardNumber: '4242 4242 4242 4241', expMonth: 12, expYear: 2034, cvc: '123' });
+    expect(before.body).toMatchObject({
+      provider: 'sandbox',
+      testMode: true,
+      chargesOrders: true,
+      card: null,
+    });
+    const bad = await seller.post('/api/payments/sandbox/payment-methods', {
+      cardNumber: '4242 4242 4242 4241',
+      expMonth: 12,
+      expYear: 2034,
+      cvc: '123',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ field: 'number' });
     expect(bad.body.error).toMatch(/card number/i);
@@ -74,12 +113,16 @@ describe('a stored card', () => {
     // Another seller's card is not theirs to read; only admins act for another user.
     const other = await t.signUp({ role: 'beta' });
     expect((await other.get(`/api/payments/billing?targetUserId=${seller.userId}`)).status).toBe(403);
-    expect((await admin.get(`/api/payments/billing?targetUserId=${seller.userId}`)).body.card.last4).toBe('4242');
+    expect((await admin.get(`/api/payments/billing?targetUserId=${seller.userId}`)).body.card.last4).toBe(
+      '4242',
+    );
   });
 
   it('refuses a payment method that is not one', async () => {
     const seller = await t.signUp({ role: 'beta' });
-    const response = await seller.post('/api/payments/default-payment-method', { paymentMethodId: 'not-a-card' });
+    const response = await seller.post('/api/payments/default-payment-method', {
+      paymentMethodId: 'not-a-card',
+    });
     expect(response.status).toBe(400);
     expect(response.body.error).toBeTruthy();
   });
@@ -92,14 +135,32 @@ describe('an order released to production', () => {
     const charges = await chargesOf(seller, orderId);
     expect(charges).toHaveLength(1);
     const [paid] = charges;
-    expect(paid).toMatchObject({ kind: 'order', attempt: 1, status: 'succeeded', provider: 'sandbox', currency: 'USD', refundedCents: 0 });
+    expect(paid).toMatchObject({
+      kind: 'order',
+      attempt: 1,
+      status: 'succeeded',
+      provider: 'sandbox',
+      currency: 'USD',
+      refundedCents: 0,
+    });
     expect(paid.breakdown.itemsCents).toBeGreaterThan(0);
     expect(paid.breakdown.shippingCents).toBeGreaterThan(0);
-    expect(paid.amountCents).toBe(paid.breakdown.itemsCents + paid.breakdown.packagingCents + paid.breakdown.shippingCents);
+    expect(paid.amountCents).toBe(
+      paid.breakdown.itemsCents + paid.breakdown.packagingCents + paid.breakdown.shippingCents,
+    );
     expect(await jobsOf(orderId)).toBe(2);
     // The same release announced again (a sweep after a crash) charges nothing more.
     const order = await orderOf(orderId);
-    await t.context.payments.onOrderStatusChanges([{ announcementId: randomUUID(), orderId, ownerId: seller.userId, channel: order.channel, from: 'received', to: 'accepted' }]);
+    await t.context.payments.onOrderStatusChanges([
+      {
+        announcementId: randomUUID(),
+        orderId,
+        ownerId: seller.userId,
+        channel: order.channel,
+        from: 'received',
+        to: 'accepted',
+      },
+    ]);
     expect(await chargesOf(seller, orderId)).toHaveLength(1);
     // Another seller does not see it.
     const other = await t.signUp({ role: 'beta' });
@@ -113,10 +174,16 @@ describe('an order released to production', () => {
     expect(held.status).toBe('on_hold');
     expect(held.holdReason).toMatch(/^Payment failed: Your card was declined\./);
     expect(await jobsOf(orderId)).toBe(0);
-    expect((await chargesOf(seller, orderId))[0]).toMatchObject({ status: 'failed', failureReason: 'Your card was declined.' });
+    expect((await chargesOf(seller, orderId))[0]).toMatchObject({
+      status: 'failed',
+      failureReason: 'Your card was declined.',
+    });
     expect((await seller.get('/api/payments/billing')).body.heldOrders).toBe(1);
     // The seller is emailed once (the embedded default keeps it in the outbox admins read).
-    const mails = await t.context.db.select().from(emailMessage).where(and(eq(emailMessage.userId, seller.userId), eq(emailMessage.templateType, 'payment_failed')));
+    const mails = await t.context.db
+      .select()
+      .from(emailMessage)
+      .where(and(eq(emailMessage.userId, seller.userId), eq(emailMessage.templateType, 'payment_failed')));
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('Your card was declined.');
 
@@ -151,15 +218,27 @@ describe('an order released to production', () => {
     expect(billing.actionsNeeded).toHaveLength(1);
     const [{ chargeId }] = billing.actionsNeeded;
     const [pending] = await chargesOf(seller, orderId);
-    expect(pending).toMatchObject({ id: chargeId, status: 'requires_action', actionUrl: `/billing/authenticate/${chargeId}` });
+    expect(pending).toMatchObject({
+      id: chargeId,
+      status: 'requires_action',
+      actionUrl: `/billing/authenticate/${chargeId}`,
+    });
 
     const other = await t.signUp({ role: 'beta' });
     expect((await other.get(`/api/payments/charges/${chargeId}/authentication`)).status).toBe(404);
-    expect((await other.post(`/api/payments/charges/${chargeId}/confirm`, { sandboxOutcome: 'approve' })).status).toBe(404);
+    expect(
+      (await other.post(`/api/payments/charges/${chargeId}/confirm`, { sandboxOutcome: 'approve' })).status,
+    ).toBe(404);
 
     const page = await seller.get(`/api/payments/charges/${chargeId}/authentication`);
-    expect(page.body).toMatchObject({ provider: 'sandbox', clientSecret: null, charge: { status: 'requires_action' } });
-    const confirmed = await seller.post(`/api/payments/charges/${chargeId}/confirm`, { sandboxOutcome: 'approve' });
+    expect(page.body).toMatchObject({
+      provider: 'sandbox',
+      clientSecret: null,
+      charge: { status: 'requires_action' },
+    });
+    const confirmed = await seller.post(`/api/payments/charges/${chargeId}/confirm`, {
+      sandboxOutcome: 'approve',
+    });
     expect(confirmed.body.status).toBe('succeeded');
     await t.context.orders.announcementsSettled();
     expect((await orderOf(orderId)).status).toBe('accepted');
@@ -174,16 +253,26 @@ describe('charging by hand and refunds', () => {
     const orderId = await placeOrder(seller);
     const body = { orderId, amount: 12.5, targetUserId: seller.userId, requestId: randomUUID() };
     expect((await seller.post('/api/payments/charge-stored-card', body)).status).toBe(403);
-    const [first, second] = await Promise.all([admin.post('/api/payments/charge-stored-card', body), admin.post('/api/payments/charge-stored-card', body)]);
+    const [first, second] = await Promise.all([
+      admin.post('/api/payments/charge-stored-card', body),
+      admin.post('/api/payments/charge-stored-card', body),
+    ]);
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(first.body.id).toBe(second.body.id);
     expect(first.body).toMatchObject({ kind: 'manual', amountCents: 1250, status: 'succeeded' });
     expect((await chargesOf(seller, orderId)).filter((c) => c.kind === 'manual')).toHaveLength(1);
     const noCard = await t.signUp({ role: 'beta' });
-    const refused = await admin.post('/api/payments/charge-stored-card', { ...body, targetUserId: noCard.userId });
+    const refused = await admin.post('/api/payments/charge-stored-card', {
+      ...body,
+      targetUserId: noCard.userId,
+    });
     expect(refused.status).toBe(404);
-    const tooSmall = await admin.post('/api/payments/charge-stored-card', { ...body, amount: 0.2, requestId: randomUUID() });
+    const tooSmall = await admin.post('/api/payments/charge-stored-card', {
+      ...body,
+      amount: 0.2,
+      requestId: randomUUID(),
+    });
     expect(tooSmall.status).toBe(422);
   });
 
@@ -191,14 +280,20 @@ describe('charging by hand and refunds', () => {
     const seller = await sellerWith('4242424242424242');
     const orderId = await placeOrder(seller);
     const [paid] = await chargesOf(seller, orderId);
-    const cancelled = await seller.post(`/api/orders/${orderId}/status`, { to: 'cancelled', reason: 'The buyer changed their mind' });
+    const cancelled = await seller.post(`/api/orders/${orderId}/status`, {
+      to: 'cancelled',
+      reason: 'The buyer changed their mind',
+    });
     expect(cancelled.status).toBe(200);
     await t.context.orders.announcementsSettled();
     const [refunded] = await chargesOf(seller, orderId);
     expect(refunded).toMatchObject({ id: paid.id, status: 'refunded', refundedCents: paid.amountCents });
     expect(refunded.refunds).toHaveLength(1);
     // Asked again (by an admin, twice at once): nothing is left to refund, and no second refund is made.
-    const again = await Promise.all([admin.post(`/api/payments/charges/${paid.id}/refund`, { reason: 'again' }), admin.post(`/api/payments/charges/${paid.id}/refund`, { reason: 'again' })]);
+    const again = await Promise.all([
+      admin.post(`/api/payments/charges/${paid.id}/refund`, { reason: 'again' }),
+      admin.post(`/api/payments/charges/${paid.id}/refund`, { reason: 'again' }),
+    ]);
     for (const response of again) expect(response.status).toBe(200);
     const rows = await t.context.db.select().from(refund).where(eq(refund.chargeId, paid.id));
     expect(rows).toHaveLength(1);
@@ -210,7 +305,9 @@ describe('charging by hand and refunds', () => {
     const [paid] = await chargesOf(seller, orderId);
     const request = { amountCents: 100, reason: 'A scratch', requestId: randomUUID() };
     const ask = () => admin.post(`/api/payments/charges/${paid.id}/refund`, request);
-    expect((await seller.post(`/api/payments/charges/${paid.id}/refund`, { amountCents: 100 })).status).toBe(403);
+    expect((await seller.post(`/api/payments/charges/${paid.id}/refund`, { amountCents: 100 })).status).toBe(
+      403,
+    );
     const answers = await Promise.all([ask(), ask(), ask()]);
     for (const response of answers) expect(response.status).toBe(200);
     const rows = await t.context.db.select().from(refund).where(eq(refund.chargeId, paid.id));
@@ -221,16 +318,34 @@ describe('charging by hand and refunds', () => {
 
 describe('webhooks', () => {
   const event = (id: string, paymentIntentId: string) =>
-    JSON.stringify({ id, object: 'event', type: 'payment_intent.succeeded', created: Math.floor(Date.now() / 1000), data: { object: { id: paymentIntentId, object: 'payment_intent' } } });
+    JSON.stringify({
+      id,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: paymentIntentId, object: 'payment_intent' } },
+    });
   const deliver = (body: string, signature: string) =>
-    fetch(new URL('/api/payments/webhook', t.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body });
+    fetch(new URL('/api/payments/webhook', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body,
+    });
 
   it('refuses forged, replayed (older than 300 s) and unsigned deliveries, and stores nothing for them', async () => {
     const body = event(`evt_${randomUUID()}`, 'pi_sandbox_s_0');
     expect((await deliver(body, signSandboxWebhook(body, 'whsec_someone_else'))).status).toBe(401);
-    expect((await deliver(body, signSandboxWebhook(body, undefined, Math.floor(Date.now() / 1000) - 301))).status).toBe(401);
-    expect((await deliver(body.replace('succeeded', 'payment_failed'), signSandboxWebhook(body))).status).toBe(401);
-    const unsigned = await fetch(new URL('/api/payments/webhook', t.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(
+      (await deliver(body, signSandboxWebhook(body, undefined, Math.floor(Date.now() / 1000) - 301))).status,
+    ).toBe(401);
+    expect(
+      (await deliver(body.replace('succeeded', 'payment_failed'), signSandboxWebhook(body))).status,
+    ).toBe(401);
+    const unsigned = await fetch(new URL('/api/payments/webhook', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(unsigned.status).toBe(401);
   });
 
@@ -240,7 +355,9 @@ describe('webhooks', () => {
     const [pending] = await chargesOf(seller, orderId);
     expect(pending.status).toBe('requires_action');
     // The seller authenticated at the bank (the sandbox's side); the provider's event tells us.
-    const paymentIntentId = (await t.context.db.select({ pi: charge.paymentIntentId }).from(charge).where(eq(charge.id, pending.id)))[0]!.pi!;
+    const paymentIntentId = (
+      await t.context.db.select({ pi: charge.paymentIntentId }).from(charge).where(eq(charge.id, pending.id))
+    )[0]!.pi!;
     await t.context.paymentProvider.completeTestAuthentication!(paymentIntentId, true);
     const changes: string[] = [];
     t.context.payments.onChargeChanged(async (change) => {
@@ -297,9 +414,14 @@ describe('1,000 orders released at once', () => {
     const [totals] = await t.context.db
       .select({ charges: count(), orders: countDistinct(charge.orderId) })
       .from(charge)
-      .where(and(eq(charge.ownerId, seller.userId), eq(charge.kind, 'order'), eq(charge.status, 'succeeded')));
+      .where(
+        and(eq(charge.ownerId, seller.userId), eq(charge.kind, 'order'), eq(charge.status, 'succeeded')),
+      );
     expect(totals).toEqual({ charges: 1000, orders: 1000 });
-    const [all] = await t.context.db.select({ n: count() }).from(charge).where(eq(charge.ownerId, seller.userId));
+    const [all] = await t.context.db
+      .select({ n: count() })
+      .from(charge)
+      .where(eq(charge.ownerId, seller.userId));
     expect(all!.n).toBe(1000);
   }, 300_000);
 });
