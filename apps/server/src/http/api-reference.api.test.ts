@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,13 +112,15 @@ describe('the page', () => {
     };
     for (const asset of assets) {
       // A path on this server: not another origin, not protocol-relative.
-      expect(asset).toMatch(/^\/api\/docs\/static\/[\w.-]+$/);
+      expect(asset).toMatch(/^\/api\/docs\/static\/[\w.-]+(\?v=[0-9a-f]{16})?$/);
       const file = await fetch(new URL(asset, t.baseUrl));
       expect(file.status, asset).toBe(200);
-      expect(file.headers.get('content-type'), asset).toMatch(expectedTypes[asset.split('.').pop()!]!);
+      expect(file.headers.get('content-type'), asset).toMatch(
+        expectedTypes[asset.split('?')[0]!.split('.').pop()!]!,
+      );
       expect((await file.arrayBuffer()).byteLength, asset).toBeGreaterThan(0);
     }
-    expect(assets.filter((asset) => asset.endsWith('.js'))).toHaveLength(3);
+    expect(assets.filter((asset) => asset.split('?')[0]!.endsWith('.js'))).toHaveLength(3);
     // The page runs under the app's policy: scripts from our origin only, none inline.
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'self'(;|$)/);
@@ -126,6 +129,58 @@ describe('the page', () => {
     const initializer = await (await fetch(`${t.baseUrl}/api/docs/static/swagger-initializer.js`)).text();
     expect(initializer).toContain("resolveUrl('./json')");
     expect(initializer).toContain('"layout":"BaseLayout"');
+  });
+
+  it('keeps Swagger UI’s files for a year under URLs that name their content, and checks the page every visit', async () => {
+    for (const encoding of ['br, gzip', 'identity']) {
+      const page = await fetch(`${t.baseUrl}/api/docs`, { headers: { 'accept-encoding': encoding } });
+      expect(page.headers.get('cache-control'), encoding).toBe('no-cache');
+      const html = await page.text();
+      const versioned = [...html.matchAll(/(?:src|href)="([^"]+\?v=[^"]+)"/g)].map((match) => match[1]!);
+      // The bundle, the preset, both styles and both icons; the initializer is made from our settings.
+      expect(versioned.map((asset) => asset.split('?')[0]).sort(), encoding).toEqual(
+        [
+          'favicon-16x16.png',
+          'favicon-32x32.png',
+          'index.css',
+          'swagger-ui-bundle.js',
+          'swagger-ui-standalone-preset.js',
+          'swagger-ui.css',
+        ].map((name) => `/api/docs/static/${name}`),
+      );
+      for (const asset of versioned) {
+        const file = await fetch(new URL(asset, t.baseUrl), { headers: { 'accept-encoding': 'identity' } });
+        expect(file.status, asset).toBe(200);
+        expect(file.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
+        // The version is the content's: another content would be another URL.
+        const hash = createHash('sha256')
+          .update(Buffer.from(await file.arrayBuffer()))
+          .digest('hex');
+        expect(asset.split('?v=')[1], asset).toBe(hash.slice(0, 16));
+      }
+    }
+    const bundle = '/api/docs/static/swagger-ui-bundle.js';
+    const current = (await (await fetch(`${t.baseUrl}/api/docs`)).text()).match(
+      /swagger-ui-bundle\.js\?v=([0-9a-f]+)/,
+    )![1]!;
+    const first = await fetch(`${t.baseUrl}${bundle}?v=${current}`);
+    await first.arrayBuffer();
+    // As a browser revalidates (fetch would add `Cache-Control: no-cache`, which forbids a 304).
+    const again = await fetch(`${t.baseUrl}${bundle}?v=${current}`, {
+      headers: { 'if-none-match': first.headers.get('etag')!, 'cache-control': 'max-age=0' },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Any other URL of the same file (none, or another version) is checked again every time.
+    for (const url of [bundle, `${bundle}?v=0000000000000000`, '/api/docs/static/swagger-initializer.js']) {
+      const response = await fetch(`${t.baseUrl}${url}`);
+      await response.arrayBuffer();
+      expect(response.status, url).toBe(200);
+      expect(response.headers.get('cache-control'), url).toBe('no-cache');
+    }
+    const missing = await fetch(`${t.baseUrl}/api/docs/static/nothing.js?v=0000000000000000`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
   });
 });
 
