@@ -236,6 +236,7 @@ describe('the sandbox provider', () => {
       idempotencyKey: 'refund:1',
     });
     expect(partial).toEqual({ refundId: expect.stringMatching(/^re_sandbox_/), status: 'succeeded' });
+    expect(await payments.getRefundedAmount(paid.paymentIntentId)).toBe(350);
     // The same key twice is one refund (the second answer is the first).
     expect(
       await payments.refund({
@@ -246,6 +247,7 @@ describe('the sandbox provider', () => {
     ).toEqual(partial);
     const rest = await payments.refund({ paymentIntentId: paid.paymentIntentId, idempotencyKey: 'refund:2' });
     expect(rest.refundId).not.toBe(partial.refundId);
+    expect(await payments.getRefundedAmount(paid.paymentIntentId)).toBe(2350);
     await expect(
       payments.refund({ paymentIntentId: paid.paymentIntentId, amountCents: 1, idempotencyKey: 'refund:3' }),
     ).rejects.toMatchObject({

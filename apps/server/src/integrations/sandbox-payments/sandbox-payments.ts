@@ -442,6 +442,12 @@ export const createSandboxPayments = (options: SandboxPaymentsOptions = {}): San
 
     getPaymentIntent: async (paymentIntentId) => fromId(paymentIntentId),
 
+    // Only refunds made through this process are known (the sandbox has no dashboard to refund from).
+    getRefundedAmount: async (paymentIntentId) => {
+      fromId(paymentIntentId);
+      return intents.get(paymentIntentId)?.refundedCents ?? 0;
+    },
+
     completeTestAuthentication: async (paymentIntentId, approve) => {
       const current = fromId(paymentIntentId);
       if (current.status !== 'requires_action') return current;

@@ -136,11 +136,14 @@ export const defaultAnswer = (fixtures: Record<string, Json>, request: FakeReque
     case 'PostPaymentIntents':
       return { status: 200, body: paymentIntentFrom(fixtures, body, 'succeeded') };
     case 'GetPaymentIntentsIntent': {
-      const paymentIntent = clone('payment_intent');
-      return {
-        status: 200,
-        body: { ...paymentIntent, id: request.path.split('/')[3]!, status: 'succeeded' },
+      const id = request.path.split('/')[3]!;
+      const paymentIntent = {
+        ...clone('payment_intent'),
+        id,
+        status: 'succeeded',
+        latest_charge: chargeIdOf(id),
       };
+      return { status: 200, body: retrievedPaymentIntent(fixtures, request, paymentIntent) };
     }
     case 'GetPaymentIntentsSearch':
       return {
@@ -194,8 +197,50 @@ export const paymentIntentFrom = (fixtures: Record<string, Json>, body: Json, st
     payment_method: body.payment_method ?? null,
     description: body.description ?? null,
     metadata: body.metadata ?? {},
+    // A succeeded PaymentIntent names the charge that paid it.
+    latest_charge: status === 'succeeded' ? chargeIdOf(id) : null,
     status,
   };
+};
+
+const chargeIdOf = (paymentIntentId: string) => `ch_${paymentIntentId.replace(/^pi_/, '')}`;
+
+/** A succeeded PaymentIntent's charge with `amountRefunded` refunded so far (in the dashboard or by the API), as Stripe answers it expanded. */
+export const latestChargeOf = (
+  fixtures: Record<string, Json>,
+  paymentIntent: Json,
+  amountRefunded: number,
+): Json => ({
+  ...structuredClone(fixtures.charge!),
+  id: paymentIntent.latest_charge,
+  amount: paymentIntent.amount,
+  amount_captured: paymentIntent.amount,
+  amount_refunded: amountRefunded,
+  refunded: amountRefunded >= paymentIntent.amount,
+  captured: true,
+  paid: true,
+  status: 'succeeded',
+  currency: paymentIntent.currency,
+  customer: paymentIntent.customer,
+  payment_intent: paymentIntent.id,
+  payment_method: paymentIntent.payment_method,
+});
+
+/** A PaymentIntent as a retrieve answers it: its latest charge expanded when the request asks (`expand[]=latest_charge`). */
+export const retrievedPaymentIntent = (
+  fixtures: Record<string, Json>,
+  request: FakeRequest,
+  paymentIntent: Json,
+  amountRefunded = 0,
+): Json => {
+  const expand: unknown = request.query.expand;
+  const expanded =
+    Array.isArray(expand) &&
+    expand.includes('latest_charge') &&
+    typeof paymentIntent.latest_charge === 'string';
+  return expanded
+    ? { ...paymentIntent, latest_charge: latestChargeOf(fixtures, paymentIntent, amountRefunded) }
+    : paymentIntent;
 };
 
 export const startStripeFake = async (

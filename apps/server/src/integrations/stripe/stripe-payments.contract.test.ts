@@ -13,6 +13,7 @@ import {
   loadFixtures,
   loadStripeApi,
   paymentIntentFrom,
+  retrievedPaymentIntent,
   startStripeFake,
   type FakeRequest,
   type StripeFake,
@@ -309,6 +310,29 @@ describe('charging an order', () => {
       'GET /v1/payment_intents/pi_1NnlpVGPxmnHQRkJNuz3w9tH',
       'GET /v1/payment_intents/pi_1NnlpVGPxmnHQRkJNuz3w9tH',
     ]);
+  });
+
+  it('reads the refunded total from the latest charge, expanded in the same request (a dashboard refund included)', async () => {
+    expect(await payments.getRefundedAmount('pi_1NnlpVGPxmnHQRkJNuz3w9tH')).toBe(0);
+    fake.answer((request) => {
+      if (request.operationId !== 'GetPaymentIntentsIntent') return undefined;
+      const paymentIntent = paymentIntentFrom(fixtures, { amount: '2350', currency: 'usd' }, 'succeeded');
+      return { status: 200, body: retrievedPaymentIntent(fixtures, request, paymentIntent, 700) };
+    });
+    expect(await payments.getRefundedAmount('pi_1NnlpVGPxmnHQRkJNuz3w9tH')).toBe(700);
+    // A PaymentIntent that never made a charge has nothing refunded.
+    fake.answer((request) =>
+      request.operationId === 'GetPaymentIntentsIntent'
+        ? {
+            status: 200,
+            body: paymentIntentFrom(fixtures, { amount: '2350', currency: 'usd' }, 'requires_payment_method'),
+          }
+        : undefined,
+    );
+    expect(await payments.getRefundedAmount('pi_1NnlpVGPxmnHQRkJNuz3w9tH')).toBe(0);
+    expect(fake.requests.map((request) => [request.operationId, request.query])).toEqual(
+      Array.from({ length: 3 }, () => ['GetPaymentIntentsIntent', { expand: ['latest_charge'] }]),
+    );
   });
 
   it('finds the charge of an order and attempt by metadata search (a process that died after Stripe answered)', async () => {

@@ -259,6 +259,21 @@ export const createStripePayments = (config: StripePaymentsConfig): PaymentProvi
     getPaymentIntent: (paymentIntentId) =>
       call('read payment', async () => chargeResultOf(await stripe.paymentIntents.retrieve(paymentIntentId))),
 
+    getRefundedAmount: (paymentIntentId) =>
+      call('read refunds', async () => {
+        // The charge's running total, refunds made in the dashboard included; one request, read now.
+        const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] });
+        const charge = intent.latest_charge;
+        // No charge yet (never confirmed): nothing can have been refunded.
+        if (!charge) return 0;
+        if (typeof charge === 'string')
+          throw new PaymentRejectedError(
+            'Stripe answered the PaymentIntent without expanding its charge',
+            502,
+          );
+        return charge.amount_refunded;
+      }),
+
     findPaymentIntent: ({ orderId, attempt }) =>
       call('find payment', async () => {
         // Search is eventually consistent (Stripe: usually under a minute behind); the caller runs it

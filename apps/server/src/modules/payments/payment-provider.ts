@@ -102,6 +102,12 @@ export interface PaymentProvider {
   chargeOffSession(input: ChargeRequest): Promise<ChargeResult>;
   getPaymentIntent(paymentIntentId: string): Promise<ChargeResult>;
   /**
+   * How much of the payment has been refunded in all, in the smallest unit, as the provider knows it
+   * now (Stripe: the PaymentIntent's latest charge's `amount_refunded`), refunds made outside
+   * Layerline (Stripe's dashboard) included. What a refund webhook's body claims may be older.
+   */
+  getRefundedAmount(paymentIntentId: string): Promise<number>;
+  /**
    * The charge made for this order and attempt, if any: for a process that died after the provider
    * answered and before the answer was stored. Replaying chargeOffSession with the same idempotency
    * key (within 24 h) is the exact way; this is the lookup for when the key is not at hand.

@@ -265,6 +265,59 @@ export function createPaymentRepository(db: Database) {
       });
     },
 
+    /**
+     * Mirrors refunds made at the provider (its dashboard): when the provider's refunded total for the
+     * charge is more than we account for — refunded here, plus our own refunds still pending (asked,
+     * maybe counted there, not yet settled here) — the difference is recorded as one succeeded refund
+     * and added to the charge, in one transaction with the charge row locked, so concurrent events
+     * (any number, any totals) never count a cent twice. The key (charge and total) makes a replay one
+     * refund. Undefined when nothing was missing. The row is never asked of the provider (not pending).
+     */
+    async recordProviderRefund(input: {
+      chargeId: string;
+      providerRefundedCents: number;
+      reason: string;
+      idempotencyKey: string;
+    }): Promise<{ refund: RefundRow; charge: ChargeRow } | undefined> {
+      return db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(charge).where(eq(charge.id, input.chargeId)).for('update');
+        if (!locked || !['succeeded', 'refunded'].includes(locked.status)) return undefined;
+        const [pending] = await tx
+          .select({ cents: sql<number>`coalesce(sum(${refund.amountCents}), 0)::int` })
+          .from(refund)
+          .where(and(eq(refund.chargeId, locked.id), eq(refund.status, 'pending')));
+        const missing =
+          Math.min(input.providerRefundedCents, locked.amountCents) -
+          locked.refundedCents -
+          Number(pending!.cents);
+        if (missing <= 0) return undefined;
+        const [inserted] = await tx
+          .insert(refund)
+          .values({
+            chargeId: locked.id,
+            ownerId: locked.ownerId,
+            amountCents: missing,
+            reason: input.reason,
+            idempotencyKey: input.idempotencyKey,
+            status: 'succeeded',
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!inserted) return undefined;
+        const refundedCents = locked.refundedCents + missing;
+        const [updated] = await tx
+          .update(charge)
+          .set({
+            refundedCents,
+            status: refundedCents >= locked.amountCents ? 'refunded' : locked.status,
+            updatedAt: new Date(),
+          })
+          .where(eq(charge.id, locked.id))
+          .returning();
+        return { refund: inserted, charge: updated! };
+      });
+    },
+
     async refundsOf(chargeIds: readonly string[]): Promise<RefundRow[]> {
       if (chargeIds.length === 0) return [];
       return db

@@ -45,6 +45,8 @@ export const MIN_CHARGE_CENTS = 50;
 const PENDING_RECHECK_MS = 2 * 60 * 1000;
 /** Orders charged at once when a batch of orders is released together. */
 const CHARGE_CONCURRENCY = 8;
+/** Stripe's events for a refund of a charge (one made in its dashboard included); their object names the PaymentIntent. */
+const REFUND_EVENTS: readonly string[] = ['charge.refunded', 'charge.refund.updated'];
 
 export interface PaymentActor {
   readonly id: string;
@@ -437,17 +439,43 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       result.status === 'succeeded' ? 'succeeded' : 'failed',
       result.refundId,
     );
-    if (settled?.refund.status === 'succeeded') {
-      await tell(refundListeners, {
-        refundId: settled.refund.id,
-        chargeId: settled.charge.id,
-        ownerId: settled.charge.ownerId,
-        orderId: settled.charge.orderId,
-        amountCents: settled.refund.amountCents,
-        currency: settled.charge.currency,
-      });
-      if (settled.charge.status === 'refunded') await changed(settled.charge, 'succeeded');
-    }
+    if (settled?.refund.status === 'succeeded') await refunded(settled);
+  }
+
+  /** A refund that just succeeded (ours, or mirrored from the provider), told once: the affiliates' reversal, the seller's Billing. */
+  async function refunded(settled: { refund: RefundRow; charge: ChargeRow }): Promise<void> {
+    await tell(refundListeners, {
+      refundId: settled.refund.id,
+      chargeId: settled.charge.id,
+      ownerId: settled.charge.ownerId,
+      orderId: settled.charge.orderId,
+      amountCents: settled.refund.amountCents,
+      currency: settled.charge.currency,
+    });
+    if (settled.charge.status === 'refunded') await changed(settled.charge, 'succeeded');
+  }
+
+  /**
+   * A refund event (`charge.refunded`, `charge.refund.updated`): refunds made outside Layerline (in
+   * Stripe's dashboard) are mirrored. The refunded total is read from the provider, never taken from
+   * the event (an old event arriving late names an old total); what it has beyond ours is recorded
+   * once as a succeeded refund (repository.recordProviderRefund).
+   */
+  async function mirrorProviderRefunds(row: ChargeRow): Promise<void> {
+    let current = row;
+    // The charge's own events may come after its refund's (Stripe does not order events): settled first.
+    if (['pending', 'processing', 'requires_action'].includes(current.status))
+      current = await settle(current, await provider.getPaymentIntent(current.paymentIntentId!));
+    if (current.status !== 'succeeded' && current.status !== 'refunded') return;
+    const providerRefundedCents = await provider.getRefundedAmount(current.paymentIntentId!);
+    if (providerRefundedCents <= current.refundedCents) return;
+    const recorded = await repository.recordProviderRefund({
+      chargeId: current.id,
+      providerRefundedCents,
+      reason: provider.kind === 'stripe' ? 'Refunded on Stripe' : 'Refunded at the payment provider',
+      idempotencyKey: `provider-refund:${current.id}:total:${providerRefundedCents}`,
+    });
+    if (recorded) await refunded(recorded);
   }
 
   /* ---------- reading ---------- */
@@ -853,6 +881,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         )
           return;
         await settle(row, await provider.getPaymentIntent(paymentIntentId));
+      } else if (REFUND_EVENTS.includes(type)) {
+        await mirrorProviderRefunds(row);
       }
     });
   }

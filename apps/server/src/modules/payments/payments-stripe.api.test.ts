@@ -4,11 +4,13 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
-import { charge, printJob } from '../../db/schema.ts';
+import { charge, printJob, refund } from '../../db/schema.ts';
+import { createPaymentRepository } from './payment-repository.ts';
 import {
   loadFixtures,
   loadStripeApi,
   paymentIntentFrom,
+  retrievedPaymentIntent,
   startStripeFake,
   type FakeRequest,
   type StripeFake,
@@ -18,9 +20,11 @@ import {
  * Payments on Stripe (issue 13): the real server with the Stripe adapter pointed at a fake Stripe
  * that validates every request against Stripe's own OpenAPI document (../shared/contracts/stripe/
  * spec3.yaml, API version 2023-08-16) and answers Stripe's own sample objects, remembering
- * PaymentIntents by idempotency key as Stripe does. A charge whose answer is lost (the process "dies"
- * after Stripe charged) is found and recorded by the recovery sweep without a second PaymentIntent;
- * Stripe-signed webhooks are verified, a replay older than 300 s refused.
+ * PaymentIntents and refunds by idempotency key as Stripe does, and each charge's refunded total. A
+ * charge whose answer is lost (the process "dies" after Stripe charged) is found and recorded by the
+ * recovery sweep without a second PaymentIntent; Stripe-signed webhooks are verified, a replay older
+ * than 300 s refused; refunds made in Stripe's dashboard are mirrored from `charge.refunded` /
+ * `charge.refund.updated` (the total read back from Stripe), once, with the affiliate's reversal.
  * Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 
@@ -36,11 +40,18 @@ const WEBHOOK_SECRET = 'whsec_test_layerline_payments';
 
 let t: TestApp;
 let fake: StripeFake;
+let fixtures: Record<string, Record<string, any>>;
 let seller: SignedInClient;
 /** PaymentIntents the fake made, by idempotency key (Stripe's 24 h memory of keys). */
-const intents = new Map<string, Record<string, unknown>>();
+const intents = new Map<string, Record<string, any>>();
+/** Refunds the fake made, by idempotency key. */
+const refunds = new Map<string, Record<string, any>>();
+/** Each PaymentIntent's charge's `amount_refunded`: refunds by the API and in the dashboard. */
+const refundedOnStripe = new Map<string, number>();
 /** Lose the answer to charges (Stripe charged; the answer never reached us). */
 let dropCharges = false;
+/** Lose the answer to refunds (Stripe refunded; the answer never reached us). */
+let dropRefunds = false;
 
 /** Stripe's own SDK signs test webhooks the way Stripe does. */
 const webhooks = new Stripe('sk_test_signing_only', { apiVersion: '2023-08-16' }).webhooks;
@@ -51,8 +62,8 @@ const chargesOf = async (orderId: string) =>
 const jobsOf = async (orderId: string) =>
   (await t.context.db.select({ n: count() }).from(printJob).where(eq(printJob.orderId, orderId)))[0]!.n;
 
-async function placeOrder(): Promise<string> {
-  const created = await seller.post('/api/orders/manual', {
+async function placeOrder(client = seller): Promise<string> {
+  const created = await client.post('/api/orders/manual', {
     items: [{ sku: 'BOX', quantity: 1 }],
     shippingAddress: ADDRESS,
   });
@@ -61,8 +72,21 @@ async function placeOrder(): Promise<string> {
   return created.body.id as string;
 }
 
+async function addBoxProduct(client: SignedInClient): Promise<void> {
+  const design = await uploadDesign(client, boxStl(20, 20, 20), 'box.stl');
+  const product = await client.post('/api/products', {
+    name: 'Box',
+    variants: [
+      { name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] },
+    ],
+  });
+  expect(product.status).toBe(201);
+}
+
+const intentById = (id: unknown) => [...intents.values()].find((intent) => intent.id === id);
+
 beforeAll(async () => {
-  const fixtures = loadFixtures();
+  fixtures = loadFixtures();
   fake = await startStripeFake(await loadStripeApi(), fixtures);
   fake.answer((request: FakeRequest) => {
     const key = request.headers['idempotency-key'];
@@ -72,8 +96,34 @@ beforeAll(async () => {
       return dropCharges ? 'drop' : { status: 200, body: intent };
     }
     if (request.operationId === 'GetPaymentIntentsIntent') {
-      const found = [...intents.values()].find((intent) => intent.id === request.path.split('/')[3]);
-      return found ? { status: 200, body: found } : undefined;
+      const found = intentById(request.path.split('/')[3]);
+      return found
+        ? {
+            status: 200,
+            body: retrievedPaymentIntent(fixtures, request, found, refundedOnStripe.get(found.id) ?? 0),
+          }
+        : undefined;
+    }
+    if (request.operationId === 'PostRefunds' && typeof key === 'string') {
+      // Stripe: one refund per key (made even when its answer is lost), added to the charge's amount_refunded.
+      let made = refunds.get(key);
+      if (!made) {
+        const intent = intentById(request.body.payment_intent)!;
+        const before = refundedOnStripe.get(intent.id) ?? 0;
+        const amount =
+          request.body.amount === undefined ? intent.amount - before : Number(request.body.amount);
+        refundedOnStripe.set(intent.id, before + amount);
+        made = {
+          ...fixtures.refund,
+          id: `re_${randomUUID().replace(/-/g, '')}`,
+          amount,
+          charge: intent.latest_charge,
+          payment_intent: intent.id,
+          status: 'succeeded',
+        };
+        refunds.set(key, made);
+      }
+      return dropRefunds ? 'drop' : { status: 200, body: made };
     }
     return undefined;
   });
@@ -87,14 +137,7 @@ beforeAll(async () => {
     FARM_TICK_S: '300',
   });
   seller = await t.signUp({ role: 'beta' });
-  const design = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
-  const product = await seller.post('/api/products', {
-    name: 'Box',
-    variants: [
-      { name: 'Box', sku: 'BOX', parts: [{ printConfigId: design.printConfigs[0].id, quantity: 1 }] },
-    ],
-  });
-  expect(product.status).toBe(201);
+  await addBoxProduct(seller);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -192,5 +235,210 @@ describe('payments on Stripe', () => {
     expect((await post(stripeSigned(payload))).status).toBe(200);
     expect((await post(stripeSigned(payload, Math.floor(Date.now() / 1000) - 301))).status).toBe(401);
     expect((await post(stripeSigned(payload, undefined, 'whsec_forged'))).status).toBe(401);
+  });
+});
+
+describe('refunds made in Stripe’s dashboard', () => {
+  let affiliate: SignedInClient;
+  let referred: SignedInClient;
+  let admin: SignedInClient;
+  /** The order's charge changes the payments module told other modules. */
+  const changes: string[] = [];
+
+  const stripeEvent = (type: string, object: Record<string, unknown>) =>
+    JSON.stringify({
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      object: 'event',
+      api_version: '2023-08-16',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { object },
+    });
+  /** Delivers a Stripe-signed event `times` times at once; every delivery is answered 200. */
+  const deliver = async (payload: string, times = 1) => {
+    const signature = stripeSigned(payload);
+    const answers = await Promise.all(
+      Array.from({ length: times }, () =>
+        fetch(new URL('/api/payments/webhook', t.baseUrl), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+  };
+  /** What Stripe sends with `charge.refunded`: the charge as it was when the event was made. */
+  const chargeObject = (paymentIntentId: string, amount: number, amountRefunded: number) => ({
+    ...fixtures.charge,
+    id: intentById(paymentIntentId)!.latest_charge,
+    payment_intent: paymentIntentId,
+    amount,
+    amount_refunded: amountRefunded,
+    refunded: amountRefunded >= amount,
+  });
+  /** What Stripe sends with `charge.refund.updated`: the refund. */
+  const refundObject = (paymentIntentId: string, amount: number) => ({
+    ...fixtures.refund,
+    id: `re_${randomUUID().replace(/-/g, '')}`,
+    charge: intentById(paymentIntentId)!.latest_charge,
+    payment_intent: paymentIntentId,
+    amount,
+    status: 'succeeded',
+  });
+
+  async function chargedOrder() {
+    const orderId = await placeOrder(referred);
+    const [paid] = (await referred.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[];
+    expect(paid).toMatchObject({ status: 'succeeded', refundedCents: 0 });
+    const [row] = await t.context.db
+      .select({ paymentIntentId: charge.paymentIntentId })
+      .from(charge)
+      .where(eq(charge.id, paid.id));
+    return {
+      orderId,
+      chargeId: paid.id as string,
+      amount: paid.amountCents as number,
+      paymentIntentId: row!.paymentIntentId!,
+    };
+  }
+  const chargeOf = async (orderId: string) =>
+    ((await referred.get(`/api/payments/charges?orderId=${orderId}`)).body.items as any[])[0];
+  const refundRows = (chargeId: string) =>
+    t.context.db.select().from(refund).where(eq(refund.chargeId, chargeId));
+  const ledgerOf = async (orderId: string) =>
+    ((await affiliate.get(`/api/affiliates/${affiliate.userId}/earnings?limit=100`)).body.items as any[])
+      .filter((entry) => entry.orderId === orderId)
+      .map((entry) => [entry.kind, entry.amountCents]);
+
+  beforeAll(async () => {
+    affiliate = await t.signUp({ role: 'beta', name: 'Ada Affiliate' });
+    const code = (await affiliate.get('/api/affiliates/me')).body.code as string;
+    referred = await t.signUp({ role: 'beta', name: 'Referred Studio', extra: { affiliateRef: code } });
+    admin = await t.signUp({ role: 'admin' });
+    await addBoxProduct(referred);
+    expect((await referred.post('/api/payments/setup-intent')).status).toBe(200);
+    expect(
+      (await referred.post('/api/payments/default-payment-method', { paymentMethodId: 'pm_card_visa' }))
+        .status,
+    ).toBe(200);
+    t.context.payments.onChargeChanged(async (change) => {
+      if (change.ownerId === referred.userId) changes.push(`${change.chargeId}:${change.from}->${change.to}`);
+    });
+  }, 120_000);
+
+  it('a partial refund, then the rest: each mirrored once from the total Stripe reads, reversed in the affiliate’s ledger', async () => {
+    const { orderId, chargeId, amount, paymentIntentId } = await chargedOrder();
+    const [earning] = await ledgerOf(orderId);
+    expect(earning?.[0]).toBe('earning');
+    const earned = Number(earning?.[1]);
+    expect(earned).toBeGreaterThan(0);
+    const requestsBefore = fake.requests.length;
+
+    // Someone refunds $3.00 in Stripe's dashboard; Stripe tells us, and retries: 10 deliveries at once.
+    refundedOnStripe.set(paymentIntentId, 300);
+    await deliver(stripeEvent('charge.refunded', chargeObject(paymentIntentId, amount, 300)), 10);
+    expect(await chargeOf(orderId)).toMatchObject({
+      status: 'succeeded',
+      refundedCents: 300,
+      refunds: [{ amountCents: 300, reason: 'Refunded on Stripe', status: 'succeeded' }],
+    });
+    expect(await ledgerOf(orderId)).toEqual([
+      ['reversal', -Math.round((earned * 300) / amount)],
+      ['earning', earned],
+    ]);
+    // The same refund's other event (same total): nothing more.
+    await deliver(stripeEvent('charge.refund.updated', refundObject(paymentIntentId, 300)));
+    expect(await refundRows(chargeId)).toHaveLength(1);
+
+    // The rest is refunded in the dashboard; what arrives first are two late events of the first refund
+    // (their bodies say 300), at once: the total is read from Stripe, and the rest is recorded once.
+    refundedOnStripe.set(paymentIntentId, amount);
+    await Promise.all([
+      deliver(stripeEvent('charge.refund.updated', refundObject(paymentIntentId, 300)), 5),
+      deliver(stripeEvent('charge.refunded', chargeObject(paymentIntentId, amount, 300)), 5),
+    ]);
+    const refunded = await chargeOf(orderId);
+    expect(refunded).toMatchObject({ status: 'refunded', refundedCents: amount });
+    expect(refunded.refunds.map((r: any) => [r.amountCents, r.reason, r.status])).toEqual([
+      [300, 'Refunded on Stripe', 'succeeded'],
+      [amount - 300, 'Refunded on Stripe', 'succeeded'],
+    ]);
+    const reversals = (await ledgerOf(orderId)).filter(([entryKind]) => entryKind === 'reversal');
+    expect(reversals).toHaveLength(2);
+    expect(reversals.reduce((sum, [, cents]) => sum + Number(cents), 0)).toBe(-earned);
+    expect(changes.filter((change) => change.startsWith(chargeId))).toEqual([
+      `${chargeId}:pending->succeeded`,
+      `${chargeId}:succeeded->refunded`,
+    ]);
+
+    // A replay of every event: nothing changes.
+    await deliver(stripeEvent('charge.refunded', chargeObject(paymentIntentId, amount, amount)), 3);
+    expect(await refundRows(chargeId)).toHaveLength(2);
+    // Stripe was asked for the truth with the latest charge expanded, every request valid against the spec.
+    const reads = fake.requests
+      .slice(requestsBefore)
+      .filter((r) => r.operationId === 'GetPaymentIntentsIntent');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.query).toEqual({ expand: ['latest_charge'] });
+    expect(fake.requests.flatMap((r) => r.errors)).toEqual([]);
+  });
+
+  it('our own refund and its charge.refunded webhook are one refund, even when Stripe’s answer to it was lost', async () => {
+    const { orderId, chargeId, amount, paymentIntentId } = await chargedOrder();
+    const partial = await admin.post(`/api/payments/charges/${chargeId}/refund`, {
+      amountCents: 500,
+      reason: 'A scratch',
+      requestId: randomUUID(),
+    });
+    expect(partial.status).toBe(200);
+    await deliver(stripeEvent('charge.refunded', chargeObject(paymentIntentId, amount, 500)), 3);
+    expect(await chargeOf(orderId)).toMatchObject({
+      status: 'succeeded',
+      refundedCents: 500,
+      refunds: [{ amountCents: 500, reason: 'A scratch' }],
+    });
+
+    // The rest: Stripe refunds it, but its answer never reaches us; its webhook does.
+    dropRefunds = true;
+    const lost = await admin.post(`/api/payments/charges/${chargeId}/refund`, {
+      reason: 'Cancelled by phone',
+    });
+    expect(lost.status).toBe(503);
+    expect(refundedOnStripe.get(paymentIntentId)).toBe(amount);
+    await deliver(stripeEvent('charge.refunded', chargeObject(paymentIntentId, amount, amount)));
+    // Our refund still waiting for its answer is not taken for a dashboard refund.
+    expect(await chargeOf(orderId)).toMatchObject({ status: 'succeeded', refundedCents: 500 });
+    dropRefunds = false;
+    expect((await t.context.payments.recover(0)).refunds).toBe(1);
+    const settled = await chargeOf(orderId);
+    expect(settled).toMatchObject({ status: 'refunded', refundedCents: amount });
+    expect(settled.refunds.map((r: any) => [r.amountCents, r.reason, r.status])).toEqual([
+      [500, 'A scratch', 'succeeded'],
+      [amount - 500, 'Cancelled by phone', 'succeeded'],
+    ]);
+    await deliver(stripeEvent('charge.refund.updated', refundObject(paymentIntentId, amount - 500)));
+    expect(await refundRows(chargeId)).toHaveLength(2);
+    expect(fake.requests.flatMap((r) => r.errors)).toEqual([]);
+  });
+
+  it('totals read by concurrent events, in any order, never count a cent twice', async () => {
+    const { orderId, chargeId, amount } = await chargedOrder();
+    const repository = createPaymentRepository(t.context.db);
+    // What events processed at the same moment read from Stripe while dashboard refunds were being made.
+    const totals = [300, 800, 800, 300, amount, 1200, amount, 800];
+    await Promise.all(
+      totals.map((total) =>
+        repository.recordProviderRefund({
+          chargeId,
+          providerRefundedCents: total,
+          reason: 'Refunded on Stripe',
+          idempotencyKey: `provider-refund:${chargeId}:total:${total}`,
+        }),
+      ),
+    );
+    const rows = await refundRows(chargeId);
+    expect(rows.reduce((sum, row) => sum + row.amountCents, 0)).toBe(amount);
+    expect(await chargeOf(orderId)).toMatchObject({ status: 'refunded', refundedCents: amount });
   });
 });

@@ -385,6 +385,77 @@ describe('webhooks', () => {
   }, 180_000);
 });
 
+describe('refund events', () => {
+  const deliver = (type: string, object: Record<string, unknown>) => {
+    const body = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { object },
+    });
+    return fetch(new URL('/api/payments/webhook', t.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signSandboxWebhook(body) },
+      body,
+    });
+  };
+  const paymentIntentOf = async (chargeId: string) =>
+    (
+      await t.context.db.select({ pi: charge.paymentIntentId }).from(charge).where(eq(charge.id, chargeId))
+    )[0]!.pi!;
+
+  it('one arriving before its charge’s own event settles the charge first; only what the provider refunded is recorded', async () => {
+    const seller = await sellerWith('4000002500003155');
+    const orderId = await placeOrder(seller);
+    const [waiting] = await chargesOf(seller, orderId);
+    expect(waiting.status).toBe('requires_action');
+    const paymentIntentId = await paymentIntentOf(waiting.id);
+    // The seller authenticated at the bank; the refund event is the first to reach us (Stripe does not order events).
+    await t.context.paymentProvider.completeTestAuthentication!(paymentIntentId, true);
+    expect(
+      (
+        await deliver('charge.refunded', {
+          object: 'charge',
+          payment_intent: paymentIntentId,
+          amount_refunded: 999_999,
+        })
+      ).status,
+    ).toBe(200);
+    // Its body's total is not taken: the sandbox refunded nothing.
+    expect((await chargesOf(seller, orderId))[0]).toMatchObject({
+      id: waiting.id,
+      status: 'succeeded',
+      refundedCents: 0,
+      refunds: [],
+    });
+    await t.context.orders.announcementsSettled();
+    expect((await orderOf(orderId)).status).toBe('accepted');
+
+    // A refund made through Layerline, then its event: one refund.
+    expect(
+      (
+        await admin.post(`/api/payments/charges/${waiting.id}/refund`, {
+          amountCents: 100,
+          requestId: randomUUID(),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await deliver('charge.refund.updated', {
+          object: 'refund',
+          payment_intent: paymentIntentId,
+          amount: 100,
+          status: 'succeeded',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await chargesOf(seller, orderId))[0]).toMatchObject({ status: 'succeeded', refundedCents: 100 });
+    expect(await t.context.db.select().from(refund).where(eq(refund.chargeId, waiting.id))).toHaveLength(1);
+  });
+});
+
 describe('1,000 orders released at once', () => {
   it('are charged exactly 1,000 times, even when the releases are announced twice', async () => {
     const seller = await sellerWith('4242424242424242');
