@@ -93,6 +93,12 @@ describe('designs and instant quotes', () => {
 
   it('shows both designs on /my-designs, opens one in the 3D viewer, and re-quotes live for Nylon', async () => {
     const page = await newPage(browser, app, sellerA, { viewport: { width: 1280, height: 900 } });
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    // The dialog's chunk (named after DesignDetailDialog.tsx by the bundler).
+    const dialogChunkLoaded = () => scripts.some((script) => /\/DesignDetailDialog-[\w-]+\.js$/.test(script));
     await page.goto('/my-designs');
     const cards = page.getByTestId('design-card');
     await expect.poll(() => cards.count(), { timeout: 15_000 }).toBe(2);
@@ -108,12 +114,16 @@ describe('designs and instant quotes', () => {
       ),
     );
     expect(thumbnailsLoaded.every((width) => width > 0)).toBe(true);
+    // The grid alone does not download the design dialog: it comes when a design is opened.
+    await page.waitForLoadState('networkidle');
+    expect(dialogChunkLoaded()).toBe(false);
 
     const voronCard = page.locator('[data-testid=design-card][data-name=voron-design_cube_v7]');
     voronId = (await voronCard.getAttribute('data-design-id')) ?? '';
     expect(voronId).not.toBe('');
     await voronCard.click();
     await page.waitForURL((url) => url.searchParams.get('design') === voronId);
+    await expect.poll(dialogChunkLoaded).toBe(true);
 
     const canvas = page.getByTestId('viewer-canvas');
     await canvas.waitFor({ timeout: 30_000 });

@@ -15,7 +15,7 @@ import { useDesigns } from '../../../api/designs.ts';
 import { CursorPager } from '../../../components/CursorPager.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { useCursorPages } from '../../../components/use-cursor-pages.ts';
-import { DesignDetailDialog } from './detail/DesignDetailDialog.tsx';
+import { LazyDesignDetailDialog } from './detail/LazyDesignDetailDialog.tsx';
 import { DesignGrid } from './DesignGrid.tsx';
 import { StorageUsage } from './StorageUsage.tsx';
 import { useDebouncedValue } from './use-debounced-value.ts';
@@ -99,7 +99,7 @@ export default function MyDesignsPage() {
       <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1 }}>
         <CursorPager pages={pages} nextCursor={designs.data?.nextCursor} label="Pages of designs" />
       </Box>
-      <DesignDetailDialog designId={designId} onClose={closeDesign} />
+      <LazyDesignDetailDialog designId={designId} onClose={closeDesign} />
     </Box>
   );
 }
