@@ -174,6 +174,8 @@ export function createAppContext(
     db,
     appSecret: config.appSecret,
     allowLocalWebhookReceivers: config.allowLocalWebhookReceivers,
+    // Our own links in sellers' webhooks (a sandbox parcel's tracking page), made as the emails' links are.
+    siteUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     audit,
     ingestion: { ingest: (input) => orderIngestion.ingest(input) },
     orders: {

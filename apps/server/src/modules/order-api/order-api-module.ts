@@ -27,10 +27,9 @@ export function createOrderApiModule(deps: {
   allowLocalWebhookReceivers: boolean;
   /**
    * The base of our own links in the seller's webhooks (a sandbox parcel's tracking page): PUBLIC_URL,
-   * else this server's address (`http://localhost:${port}`, as the emails' links). Without it they
-   * are sent as the paths they are stored as.
+   * else this server's address (`http://localhost:${port}`, as the emails' links).
    */
-  siteUrl?: string;
+  siteUrl: string;
   audit: AuditRepository;
   ingestion: OrderIngestionPort;
   orders: OrderReaderPort;
@@ -56,7 +55,7 @@ export function createOrderApiModule(deps: {
     repository: createWebhookDeliveryRepository(deps.db),
     transport: deps.transport ?? createHttpWebhookTransport({ blockInternal: !allowLocal }),
     allowLocal,
-    siteUrl: deps.siteUrl ?? '',
+    siteUrl: deps.siteUrl,
   });
   return { apiKeys, webhookEndpoints, orderApi, webhookDeliveries };
 }
