@@ -45,7 +45,8 @@ describe('the printers page', () => {
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain('250 × 210 × 220 mm');
     expect(await row.textContent()).toContain('Simulated printer');
-    expect(await row.textContent()).toContain('Not checked yet');
+    // Until someone (or the farm's own poll, which may come first on a busy machine) asks the printer.
+    expect(await row.textContent()).toMatch(/Not checked yet|idle/);
 
     await row.getByRole('button', { name: 'Test connection' }).click();
     const test = page.getByRole('dialog', { name: /Test connection/ });
