@@ -93,3 +93,15 @@ describe('/connect-store with seven marketplaces', () => {
     await page.context().close();
   }, 60_000);
 });
+
+describe('the admin overview', () => {
+  it('shows the marketplace deliveries that failed (none here)', async () => {
+    const admin = await makeUser(app, { role: 'admin', name: 'Marketplace Admin' });
+    const page = await newPage(browser, app, admin, { viewport: { width: 1366, height: 900 } });
+    await page.goto('/admin');
+    const panel = page.getByTestId('admin-failed-deliveries');
+    await panel.waitFor({ timeout: 20_000 });
+    await panel.getByText('None: every marketplace delivery was read.').waitFor({ timeout: 15_000 });
+    await page.context().close();
+  }, 60_000);
+});

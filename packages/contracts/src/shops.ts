@@ -127,6 +127,21 @@ export const shopPlatformsSchema = z.object({
 });
 export type ShopPlatforms = z.infer<typeof shopPlatformsSchema>;
 
+/**
+ * GET /api/admin/marketplace-deliveries/failed: marketplace webhook deliveries that could not be
+ * read as what their topic says (kept with the reason; never retried), newest first.
+ */
+export const failedDeliverySchema = z.object({
+  id: z.string(),
+  platform: z.string(),
+  topic: z.string(),
+  shopId: z.string().nullable(),
+  shopName: z.string().nullable(),
+  reason: z.string(),
+  receivedAt: z.string(),
+});
+export type FailedDelivery = z.infer<typeof failedDeliverySchema>;
+
 export const shopSyncResultSchema = z.object({
   listings: z.number().int(),
   linked: z.number().int(),

@@ -372,6 +372,7 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/cost-data', access: 'admin', sample: (fx) => ({ url: '/api/admin/cost-data', body: { configId: fx.configId, costData: { grams: 5, printSeconds: 600 } } }) },
   { method: 'POST', url: '/api/admin/placeholder-cost-3mf', access: 'admin', sample: (fx) => ({ url: '/api/admin/placeholder-cost-3mf', body: { filePath: fx.design3mfId, printConfigId: fx.config3mfId } }) },
   // PENDING (being added): the jobs page and retrying a dead letter (an unknown id: 404 for admins).
+  { method: 'GET', url: '/api/admin/marketplace-deliveries/failed', access: 'admin', sample: () => ({ url: '/api/admin/marketplace-deliveries/failed' }) },
   { method: 'GET', url: '/api/admin/jobs', access: 'admin', sample: () => ({ url: '/api/admin/jobs' }) },
   { method: 'POST', url: '/api/admin/jobs/dead-letters/:id/retry', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/jobs/dead-letters/${RANDOM_UUID}/retry` }), noMassAssignment: 'no body' },
   // the farm's Discord channel (issue 13): admins only; no webhook on the matrix's server, so the message goes to the log (audited).

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { inboundWebhook, shopConnection } from '../../db/schema.ts';
 
@@ -67,6 +67,25 @@ export function createInboundWebhookRepository(db: Database) {
         .update(inboundWebhook)
         .set({ processedAt: new Date(), failedReason: reason.slice(0, 1000) })
         .where(and(eq(inboundWebhook.id, id), isNull(inboundWebhook.processedAt)));
+    },
+
+    /** Deliveries kept as failed (a payload that was not a readable order), newest first, with their shop. */
+    async listFailed(limit: number) {
+      return db
+        .select({
+          id: inboundWebhook.id,
+          platform: inboundWebhook.platform,
+          topic: inboundWebhook.topic,
+          shopId: inboundWebhook.shopId,
+          shopName: shopConnection.name,
+          reason: inboundWebhook.failedReason,
+          receivedAt: inboundWebhook.receivedAt,
+        })
+        .from(inboundWebhook)
+        .leftJoin(shopConnection, eq(shopConnection.id, inboundWebhook.shopId))
+        .where(isNotNull(inboundWebhook.failedReason))
+        .orderBy(desc(inboundWebhook.receivedAt))
+        .limit(limit);
     },
 
     /** Ids of deliveries received before `before` (and within the lookback) still unprocessed, oldest first. */

@@ -247,6 +247,19 @@ describe('POST /api/webhooks/shopify', () => {
       return row?.processedAt ? row : undefined;
     });
     expect(failed.failedReason).toMatch(/^The Shopify order webhook has an unexpected shape \(/);
+    // Admins see it, with its shop and the reason; sellers do not.
+    const admin = await t.signUp({ role: 'admin' });
+    const listed = await admin.get('/api/admin/marketplace-deliveries/failed');
+    expect(listed.status).toBe(200);
+    expect(listed.body.items[0]).toMatchObject({
+      id: `shopify:${webhookId}`,
+      platform: 'shopify',
+      topic: 'orders/create',
+      shopId,
+      shopName: 'Webhook Test Store',
+      reason: failed.failedReason,
+    });
+    expect((await seller.get('/api/admin/marketplace-deliveries/failed')).status).toBe(403);
     // The next delivery is processed as usual.
     const next = raw(shopifyOrderPayload('820982911946154650', [{ sku: 'LAMP-1', quantity: 1 }]));
     expect((await deliver({ topic: 'orders/create', body: next })).status).toBe(200);

@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
+import { failedDeliverySchema } from '@layerline/contracts';
+import { requireAdmin } from '../../http/viewer.ts';
 import type { WebhookIntakeService } from './webhook-intake-service.ts';
 
 const MAX_WEBHOOK_BYTES = 2 * 1024 * 1024;
@@ -76,4 +79,21 @@ export async function registerWebhookIntakeRoutes(
       },
     );
   });
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/marketplace-deliveries/failed',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Marketplace webhook deliveries kept as failed (the payload was not a readable order), newest first, with the reason',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict(),
+        response: { 200: z.object({ items: z.array(failedDeliverySchema) }) },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return { items: await deps.webhookIntake.failedDeliveries(request.query.limit) };
+    },
+  );
 }

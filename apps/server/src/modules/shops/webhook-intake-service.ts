@@ -1,3 +1,4 @@
+import type { FailedDelivery } from '@layerline/contracts';
 import { AppError } from '../../errors.ts';
 import { MalformedOrderError, type MarketplaceOrder } from './connector.ts';
 import type { InboundWebhookRepository } from './inbound-webhook-repository.ts';
@@ -181,6 +182,15 @@ export function createWebhookIntakeService(deps: {
     async detachAccount(platform: string, externalShopId: string, message: string): Promise<void> {
       const shop = await repository.findShop(platform, externalShopId);
       if (shop) await repository.detachShop(shop.id, message);
+    },
+
+    /** Admins: the deliveries kept as failed, newest first. */
+    async failedDeliveries(limit: number): Promise<FailedDelivery[]> {
+      return (await repository.listFailed(limit)).map((row) => ({
+        ...row,
+        reason: row.reason ?? '',
+        receivedAt: row.receivedAt.toISOString(),
+      }));
     },
 
     /** Deliveries stored but still unprocessed after `olderThanMs` (the sweep queues them again). */

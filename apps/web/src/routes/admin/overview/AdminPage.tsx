@@ -4,11 +4,12 @@ import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
 import { DiscordPanel } from './DiscordPanel.tsx';
+import { FailedDeliveriesPanel } from './FailedDeliveriesPanel.tsx';
 import { LandingTestimonialPanel } from './LandingTestimonialPanel.tsx';
 import { PageViewsPanel } from './PageViewsPanel.tsx';
 import { UsersPanel } from './UsersPanel.tsx';
 
-/** The admin overview: traffic, accounts and their flags, what changed, what people wrote, the jobs, and the landing testimonial. */
+/** The admin overview: traffic, accounts and their flags, what changed, what people wrote, the jobs, marketplace deliveries that failed, and the landing testimonial. */
 export default function AdminPage() {
   return (
     <Box>
@@ -21,6 +22,7 @@ export default function AdminPage() {
           <ContactMessagesPanel />
         </Box>
         <BackgroundJobsPanel />
+        <FailedDeliveriesPanel />
         <DiscordPanel />
         <LandingTestimonialPanel />
       </Box>
