@@ -3,7 +3,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MarketplaceRejectedError, type ShopCredentials } from '../../modules/shops/connector.ts';
-import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
+import {
+  recordingFetchInto,
+  startPrismMock,
+  type PrismMock,
+  type RecordedCall,
+} from '../http-client/prism-mock.ts';
 import { createEbayConnector, EBAY_CURSOR_OVERLAP_MS, EBAY_DEFAULT_SCOPES } from './ebay-connector.ts';
 import { ebaySandboxOrderPayload, mapEbaySandboxOrder } from './ebay-sandbox-order.ts';
 
@@ -19,15 +24,6 @@ import { ebaySandboxOrderPayload, mapEbaySandboxOrder } from './ebay-sandbox-ord
 
 const SPEC = '/work/shared/contracts/ebay/sell_fulfillment_v1_oas3.json';
 
-interface Recorded {
-  method: string;
-  url: URL;
-  status: number;
-  violations: string | null;
-  requestBody: string;
-  body: string;
-}
-
 interface LocalRequest {
   method: string;
   path: string;
@@ -40,21 +36,9 @@ let local: Server;
 let localOrigin: string;
 let localRequests: LocalRequest[] = [];
 let tokenReply: { status: number; body: unknown } = { status: 200, body: {} };
-let recorded: Recorded[] = [];
+let recorded: RecordedCall[] = [];
 
-const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const body = await response.clone().text();
-  recorded.push({
-    method: init?.method ?? 'GET',
-    url: new URL(input instanceof Request ? input.url : input),
-    status: response.status,
-    violations: response.headers.get('sl-violations'),
-    requestBody: typeof init?.body === 'string' ? init.body : '',
-    body,
-  });
-  return response;
-};
+const recordingFetch = recordingFetchInto(() => recorded);
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 const RU_NAME = 'Layerline_Inc-Layerlin-PRD-a1b2c3d4e-5f6a7b8c';
@@ -84,7 +68,7 @@ const credentials: ShopCredentials = {
 
 const prismCalls = () => recorded.filter((c) => c.url.origin === prism.origin);
 
-const expectAllValid = (calls: Recorded[]) => {
+const expectAllValid = (calls: RecordedCall[]) => {
   expect(calls.length).toBeGreaterThan(0);
   for (const call of calls) {
     expect({ call: `${call.method} ${call.url.pathname}`, violations: call.violations }).toEqual({

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ShopCredentials } from '../../modules/shops/connector.ts';
-import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
+import {
+  recordingFetchInto,
+  startPrismMock,
+  type PrismMock,
+  type RecordedCall,
+} from '../http-client/prism-mock.ts';
 import { createEbayConnector } from './ebay-connector.ts';
 import { ebayInventoryPage, ebayOffersPage, mapEbayListing } from './ebay-mapping.ts';
 
@@ -12,28 +17,10 @@ import { ebayInventoryPage, ebayOffersPage, mapEbayListing } from './ebay-mappin
 
 const SPEC = '/work/shared/contracts/ebay/sell_inventory_v1_oas3.json';
 
-interface Recorded {
-  method: string;
-  url: URL;
-  status: number;
-  violations: string | null;
-  body: string;
-}
-
 let prism: PrismMock;
-let recorded: Recorded[] = [];
+let recorded: RecordedCall[] = [];
 
-const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  recorded.push({
-    method: init?.method ?? 'GET',
-    url: new URL(input instanceof Request ? input.url : input),
-    status: response.status,
-    violations: response.headers.get('sl-violations'),
-    body: await response.clone().text(),
-  });
-  return response;
-};
+const recordingFetch = recordingFetchInto(() => recorded);
 
 const credentials: ShopCredentials = {
   externalShopId: 'ma8vp1jySJC',

@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MarketplaceRejectedError, type ShopCredentials } from '../../modules/shops/connector.ts';
-import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
+import {
+  recordingFetchInto,
+  startPrismMock,
+  type PrismMock,
+  type RecordedCall,
+} from '../http-client/prism-mock.ts';
 import { createEtsyConnector, ETSY_CURSOR_OVERLAP_MS } from './etsy-connector.ts';
 import {
   etsyInventory,
@@ -22,35 +27,14 @@ import {
 
 const SPEC = '/work/shared/contracts/etsy/3.0.0.json';
 
-interface Recorded {
-  method: string;
-  url: URL;
-  status: number;
-  violations: string | null;
-  requestBody: string;
-  body: string;
-}
-
 let prism: PrismMock;
 let tokenServer: Server;
 let tokenOrigin: string;
 let tokenRequests: { contentType: string; form: URLSearchParams }[] = [];
 let tokenReply: { status: number; body: unknown } = { status: 200, body: {} };
-let recorded: Recorded[] = [];
+let recorded: RecordedCall[] = [];
 
-const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const body = await response.clone().text();
-  recorded.push({
-    method: init?.method ?? 'GET',
-    url: new URL(input instanceof Request ? input.url : input),
-    status: response.status,
-    violations: response.headers.get('sl-violations'),
-    requestBody: typeof init?.body === 'string' ? init.body : '',
-    body,
-  });
-  return response;
-};
+const recordingFetch = recordingFetchInto(() => recorded);
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 

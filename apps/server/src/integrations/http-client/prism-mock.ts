@@ -14,6 +14,37 @@ export interface PrismMock {
   stop(): Promise<void>;
 }
 
+/** One request a contract test sent, and what the mock answered (`sl-violations`: Prism's findings). */
+export interface RecordedCall {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: Headers;
+  readonly status: number;
+  readonly violations: string | null;
+  readonly requestBody: string;
+  readonly body: string;
+}
+
+/**
+ * A fetch that records every call into the list `into()` gives at that moment (tests replace the
+ * list in beforeEach), for asserting that the mock found no violation.
+ */
+export const recordingFetchInto =
+  (into: () => RecordedCall[]): typeof fetch =>
+  async (input, init) => {
+    const response = await fetch(input, init);
+    into().push({
+      method: init?.method ?? 'GET',
+      url: new URL(input instanceof Request ? input.url : input),
+      headers: new Headers(init?.headers),
+      status: response.status,
+      violations: response.headers.get('sl-violations'),
+      requestBody: typeof init?.body === 'string' ? init.body : '',
+      body: await response.clone().text(),
+    });
+    return response;
+  };
+
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();

@@ -10,7 +10,12 @@ import {
   type ShipmentRequest,
   type ShippingCredentials,
 } from '../../modules/shipping/shipping-provider.ts';
-import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
+import {
+  recordingFetchInto,
+  startPrismMock,
+  type PrismMock,
+  type RecordedCall,
+} from '../http-client/prism-mock.ts';
 import { createShippoProvider } from './shippo-provider.ts';
 
 /**
@@ -26,33 +31,10 @@ const SPEC = '/work/shared/contracts/shippo/public-api.yaml';
 const TOKEN = 'oauth.test-token';
 const credentials: ShippingCredentials = { provider: 'shippo', accessToken: TOKEN };
 
-interface Recorded {
-  method: string;
-  url: URL;
-  headers: Headers;
-  status: number;
-  violations: string | null;
-  requestBody: string;
-  body: string;
-}
-
 let prism: PrismMock;
-let recorded: Recorded[] = [];
+let recorded: RecordedCall[] = [];
 
-const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const body = await response.clone().text();
-  recorded.push({
-    method: init?.method ?? 'GET',
-    url: new URL(input instanceof Request ? input.url : input),
-    headers: new Headers(init?.headers),
-    status: response.status,
-    violations: response.headers.get('sl-violations'),
-    requestBody: typeof init?.body === 'string' ? init.body : '',
-    body,
-  });
-  return response;
-};
+const recordingFetch = recordingFetchInto(() => recorded);
 
 /** No waiting in tests: retries and purchase polling run at once. */
 const FAST = { baseDelayMs: 1, maxDelayMs: 2, sleep: async () => {}, random: () => 0 };
@@ -112,7 +94,7 @@ const exampleRate: ProviderRate = {
 const LABEL_URL =
   'https://deliver.goshippo.com/915d94940ea54c3a80cbfa328722f5a1.pdf?Expires=1797766747&Signature=abc';
 
-const expectAllValid = (calls: Recorded[] = recorded) => {
+const expectAllValid = (calls: RecordedCall[] = recorded) => {
   expect(calls.length).toBeGreaterThan(0);
   for (const call of calls) {
     expect({ call: `${call.method} ${call.url.pathname}`, violations: call.violations }).toEqual({
