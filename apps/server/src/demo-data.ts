@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { SPOOL_MATERIALS } from '@layerline/contracts';
 import type { AppContext } from './app-context.ts';
 import { demoVaseStl } from './demo-model.ts';
 import { SANDBOX_MATCHABLE_SKUS } from './integrations/sandbox-shop/sandbox-connector.ts';
@@ -185,6 +186,10 @@ async function seedDemoFarm(context: AppContext): Promise<void> {
       buildVolumeMm: { x: p.size[0], y: p.size[1], z: p.size[2] },
       nozzleMm: p.nozzle,
       tags: [...p.tags],
+      materials: [...SPOOL_MATERIALS],
+      enclosed: (p.tags as readonly string[]).includes('enclosed'),
+      groupId: null,
+      slicerProfile: null,
       connection: { kind: 'simulated', speedFactor: p.speed, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: p.model },
     });
     const [material, colourName, colourHex, gramsLeft] = p.spool;

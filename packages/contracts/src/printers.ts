@@ -135,16 +135,37 @@ export type PrusalinkConnection = z.infer<typeof prusalinkConnectionSchema>;
 export type SimulatedConnection = z.infer<typeof simulatedConnectionSchema>;
 
 /**
- * What a printer is doing, in Layerline's words (each adapter maps its vendor's states onto these;
- * docs/printers.md has the table):
- * - idle: connected and free (the bed may still need clearing: that is the farm's to know);
- * - busy: connected but doing something that is not a print (calibrating, heating by hand, uploading);
- * - printing, paused: a job is on it;
- * - finished: the last job completed and nothing new has started;
- * - error: stopped with an error (errorText says which);
- * - offline: the printer's host answers but the printer behind it is not connected.
+ * What a printer is doing, in Layerline's words. Each adapter maps its vendor's answers onto these
+ * (docs/printers.md has the table per vendor); the farm decides from them with one table
+ * (modules/production/printer-reading.ts):
+ * - idle: connected and free, and it says nothing of a last job (the bed may still need clearing:
+ *   that is the farm's to know);
+ * - busy: connected but doing something that is not a print (calibrating, heating by hand, a
+ *   transfer, finishing or cancelling a print);
+ * - printing, paused: a job is on it (paused by a command);
+ * - attention: a job is on it, stopped until a person acts at the printer (filament runout, a
+ *   question on its screen); `errorText` says why;
+ * - finished, cancelled, failed: free again, and its last job (`fileName`, when it still names
+ *   it) completed, was stopped, or ended with an error (`errorText`);
+ * - error: the printer itself is in error and needs a person before it prints again
+ *   (firmware error, Klipper shutdown); `errorText` has its words;
+ * - offline: the printer's host answers but the printer behind it is not connected (or the host
+ *   is still starting);
+ * - unknown: an answer the adapter has never seen; `vendorState` has it as the printer said it.
  */
-export const PRINTER_STATES = ['idle', 'busy', 'printing', 'paused', 'finished', 'error', 'offline'] as const;
+export const PRINTER_STATES = [
+  'idle',
+  'busy',
+  'printing',
+  'paused',
+  'attention',
+  'finished',
+  'cancelled',
+  'failed',
+  'error',
+  'offline',
+  'unknown',
+] as const;
 export type PrinterState = (typeof PRINTER_STATES)[number];
 
 const temperatureSchema = z.object({ actual: z.number().nullable(), target: z.number().nullable() });
@@ -159,8 +180,10 @@ export const printerStatusSchema = z.object({
   totalLayers: z.number().int().nullable(),
   secondsLeft: z.number().nullable(),
   temperatures: z.object({ nozzle: temperatureSchema, bed: temperatureSchema }),
-  /** The printer's own words when it is in error (or needs attention), else null. */
+  /** The printer's own words when it is in error, failed, needs attention or answered something unknown, else null. */
   errorText: z.string().nullable(),
+  /** The state as the vendor said it ("Offline after error", "ATTENTION", "shutdown"), for people. */
+  vendorState: z.string().nullable().optional(),
 });
 export type PrinterStatus = z.infer<typeof printerStatusSchema>;
 
@@ -221,6 +244,53 @@ export const printerSpoolsInputSchema = z
   .strict();
 export type PrinterSpoolsInput = z.input<typeof printerSpoolsInputSchema>;
 
+/**
+ * Materials that need an enclosure (Prusa's material guide advises one for ABS, ASA, PC and PA:
+ * shared/contracts/printers/materials.md): a job of these never goes to an open-frame printer.
+ */
+export const MATERIALS_NEEDING_ENCLOSURE: readonly PrinterSpool['material'][] = ['ABS', 'ASA', 'Nylon'];
+
+/** At most this much G-code of the operator's own per printer (start or end). */
+const MAX_CUSTOM_GCODE = 20_000;
+
+/**
+ * How a printer's jobs are sliced (issue 20): one of PrusaSlicer's bundled printer presets (its
+ * bed, start and end G-code, firmware flavour; vendor bundles as installed), or the operator's own
+ * start and end G-code for a printer the bundle lacks (PrusaSlicer placeholders such as
+ * [first_layer_temperature] are filled in).
+ */
+export const printerSlicerProfileSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('bundled'),
+      /** The vendor bundle (file name without .ini), e.g. PrusaResearch. */
+      vendor: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'A vendor bundle name like PrusaResearch'),
+      /** The printer preset's name in that bundle, e.g. Original Prusa i3 MK3S. */
+      preset: z.string().trim().min(1, 'Choose a printer preset').max(200),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('custom'),
+      startGcode: z.string().max(MAX_CUSTOM_GCODE, 'The start G-code is too long (20,000 characters at most)'),
+      endGcode: z.string().max(MAX_CUSTOM_GCODE, 'The end G-code is too long (20,000 characters at most)'),
+    })
+    .strict(),
+]);
+export type PrinterSlicerProfile = z.infer<typeof printerSlicerProfileSchema>;
+
+/** A power circuit shared by printers: at most `maxStarts` starts in any `perSeconds`. */
+export const printerGroupInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Name the group').max(60),
+    maxStarts: z.number().int('A whole number of starts').min(1, 'At least one start').max(1000),
+    perSeconds: z.number().int('Whole seconds').min(1, 'At least one second').max(86_400),
+  })
+  .strict();
+export type PrinterGroupInput = z.input<typeof printerGroupInputSchema>;
+export const printerGroupSchema = printerGroupInputSchema.extend({ id: z.string(), printerCount: z.number().int() });
+export type PrinterGroup = z.infer<typeof printerGroupSchema>;
+
 const buildAxis = (axis: string) =>
   z
     .number({ message: `Enter the build volume’s ${axis} in mm` })
@@ -239,6 +309,18 @@ const printerFields = {
     .array(z.string().trim().min(1).max(40).regex(/^[^,]+$/, 'A tag may not contain a comma'))
     .max(20, 'At most 20 tags')
     .default([]),
+  /** The materials it may print; ABS, ASA and Nylon also need `enclosed`. */
+  materials: z
+    .array(z.enum(SPOOL_MATERIALS))
+    .min(1, 'Allow at least one material')
+    .max(SPOOL_MATERIALS.length)
+    .refine((list) => new Set(list).size === list.length, { message: 'Name each material once' })
+    .default([...SPOOL_MATERIALS]),
+  enclosed: z.boolean().default(false),
+  /** Its power circuit (a printer group): starts are staggered within the group. Null: on its own. */
+  groupId: z.string().uuid('Choose a printer group').nullable().default(null),
+  /** How jobs are sliced for it. Null: Layerline's generic profile (see docs/printers.md). */
+  slicerProfile: printerSlicerProfileSchema.nullable().default(null),
 };
 
 /** Creating a printer: the whole connection, secrets included. */
@@ -293,6 +375,13 @@ export const printerSchema = z.object({
   /** Whether an API key or password is stored for this connection (it is never returned). */
   secretSet: z.boolean(),
   spools: z.array(spoolSchema),
+  materials: z.array(z.enum(SPOOL_MATERIALS)),
+  enclosed: z.boolean(),
+  groupId: z.string().nullable(),
+  slicerProfile: printerSlicerProfileSchema.nullable(),
+  /** Why the farm asks a person to look at it (it takes no job until cleared), and since when; null when fine. */
+  attention: z.string().nullable(),
+  attentionAt: z.string().nullable(),
   /** What the printer said last (Test connection now, the poller later), and when; null before. */
   lastState: printerStatusSchema.nullable(),
   lastStateAt: z.string().nullable(),

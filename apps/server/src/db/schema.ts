@@ -695,13 +695,42 @@ export const printer = pgTable(
     bedConfirmedClear: boolean('bed_confirmed_clear').notNull().default(false),
     bedConfirmedBy: text('bed_confirmed_by').references(() => user.id, { onDelete: 'set null' }),
     bedConfirmedAt: timestamp('bed_confirmed_at', { withTimezone: true }),
-    /** When it last started a print (the dispatcher staggers starts across the farm). */
+    /** When it last started a print (the dispatcher staggers starts within the printer's group). */
     lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
+    /** The filament materials it may print (issue 20): a material not listed never goes to it. */
+    materials: jsonb('materials')
+      .$type<string[]>()
+      .notNull()
+      .default(['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'Nylon']),
+    /** An enclosure: ABS, ASA and Nylon go only to enclosed printers. */
+    enclosed: boolean('enclosed').notNull().default(false),
+    /** The power circuit it shares with others: starts are staggered per group (null: on its own). */
+    groupId: uuid('group_id').references(() => printerGroup.id, { onDelete: 'set null' }),
+    /** How it is sliced for: a bundled PrusaSlicer printer preset, or the operator's start and end G-code (PrinterSlicerProfile). */
+    slicerProfile: jsonb('slicer_profile').$type<unknown>(),
+    /**
+     * Set by the farm when the printer needs a person (an answer the farm does not know, a key
+     * that may not print): in words, with when. No job goes to it until a person clears it.
+     */
+    attention: text('attention'),
+    attentionAt: timestamp('attention_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('printer_status_idx').on(table.status, table.name)],
 );
+
+/**
+ * Printers that share a power circuit (issue 20): at most `maxStarts` of them start a print (and
+ * heat their beds) within any `perSeconds`. A printer in no group is not staggered.
+ */
+export const printerGroup = pgTable('printer_group', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  name: text('name').notNull().unique(),
+  maxStarts: integer('max_starts').notNull(),
+  perSeconds: integer('per_seconds').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * One part printed once on one printer (docs/print-farm.md): an accepted order becomes one job per

@@ -417,7 +417,7 @@ const MATRIX_PRINTER = { name: 'Matrix printer', buildVolumeMm: { x: 250, y: 210
 let matrixPrinterId: Promise<string> | undefined;
 /** A printer for the printer routes, made once through the service (or a new one for routes that retire it). */
 function matrixPrinter(fresh = false): Promise<string> {
-  const make = async () => (await t.context.printers.create({ id: admin.userId }, { ...MATRIX_PRINTER, model: '', tags: [], connection: { kind: 'simulated', speedFactor: 60, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: 'Matrix' } })).id;
+  const make = async () => (await t.context.printers.create({ id: admin.userId }, { ...MATRIX_PRINTER, model: '', tags: [], materials: ['PLA'], enclosed: false, groupId: null, slicerProfile: null, connection: { kind: 'simulated', speedFactor: 60, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: 'Matrix' } })).id;
   if (fresh) return make();
   matrixPrinterId ??= make();
   return matrixPrinterId;

@@ -4,6 +4,7 @@ import {
   blankStatus,
   failed,
   printFileNameProblem,
+  outcomeUnknown,
   succeeded,
   type PrinterDriver,
   type PrinterResult,
@@ -249,6 +250,9 @@ export const createMoonrakerDriver = (
     pause: () => printCommand('/printer/print/pause', 'pause'),
     resume: () => printCommand('/printer/print/resume', 'resume'),
     cancel: () => printCommand('/printer/print/cancel', 'cancel'),
+
+    // PrusaLink-like placeholder until the history lookup lands (issue 20).
+    lastOutcome: async () => succeeded(outcomeUnknown),
 
     async status() {
       const result = await http.call({

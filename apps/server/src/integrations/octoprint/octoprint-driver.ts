@@ -4,6 +4,7 @@ import {
   blankStatus,
   failed,
   printFileNameProblem,
+  outcomeUnknown,
   succeeded,
   type PrinterDriver,
   type PrinterResult,
@@ -212,6 +213,7 @@ export const createOctoprintDriver = (
     pause: () => jobCommand({ command: 'pause', action: 'pause' }, 'pause'),
     resume: () => jobCommand({ command: 'pause', action: 'resume' }, 'resume'),
     cancel: () => jobCommand({ command: 'cancel' }, 'cancel'),
+    lastOutcome: async () => succeeded(outcomeUnknown),
 
     async status() {
       const printerCall = await http.call({

@@ -4,6 +4,7 @@ import {
   blankStatus,
   failed,
   printFileNameProblem,
+  outcomeUnknown,
   succeeded,
   type PrinterDriver,
   type PrinterResult,
@@ -248,6 +249,7 @@ export const createPrusalinkDriver = (
     pause: () => jobCommand('PUT', '/pause', 'pause'),
     resume: () => jobCommand('PUT', '/resume', 'resume'),
     cancel: () => jobCommand('DELETE', '', 'cancel'),
+    lastOutcome: async () => succeeded(outcomeUnknown),
 
     async status() {
       const status = await readStatus();

@@ -3,6 +3,7 @@ import {
   blankStatus,
   failed,
   printFileNameProblem,
+  outcomeUnknown,
   succeeded,
   type PrinterDriver,
   type PrinterResult,
@@ -11,8 +12,8 @@ import {
 /**
  * The built-in simulated printer: no network, prints in accelerated time. A job lasts its
  * estimated print seconds divided by the connection's speedFactor, reports progress, layers,
- * time left and temperatures, and can be told to fail at a layer, run out of filament at a layer
- * (both end in the error state with a message that names the layer), or go offline and come back
+ * time left and temperatures, and can be told to fail at a layer (the print ends `failed`), run out
+ * of filament at a layer (it waits in `attention` until resumed; both name the layer), or go offline and come back
  * (it keeps printing while unreachable, like a real printer whose network drops).
  *
  * Time comes from an injectable clock and every value is computed from it when asked (no timers),
@@ -38,8 +39,8 @@ interface SimJob {
   readonly durationMs: number;
   readonly layers: number;
   readonly startedAt: number;
-  /** Progress (0..1) at which it stops with an error, and the message, if it will. */
-  readonly stopAt: { readonly progress: number; readonly message: string } | null;
+  /** Progress (0..1) at which it stops (an error, or a runout that waits for a person), if it will. */
+  stopAt: { readonly progress: number; readonly message: string; readonly runout: boolean } | null;
   pausedAt: number | null;
   pausedTotalMs: number;
   cancelled: boolean;
@@ -83,7 +84,7 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     const { nozzleTargetC, bedTargetC, speedFactor } = printer.connection;
     if (!job || job.cancelled) {
       return {
-        ...blankStatus('idle'),
+        ...blankStatus(job ? 'cancelled' : 'idle'),
         fileName: job?.fileName ?? null,
         temperatures: { nozzle: { actual: AMBIENT_C, target: 0 }, bed: { actual: AMBIENT_C, target: 0 } },
       };
@@ -93,13 +94,14 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     let errorText: string | null = null;
     if (job.stopAt && progress >= job.stopAt.progress) {
       progress = job.stopAt.progress;
-      state = 'error';
+      // A runout waits for a person with the job on the printer; any other stop ends the print.
+      state = job.stopAt.runout ? 'attention' : 'failed';
       errorText = job.stopAt.message;
     } else if (progress >= 1) {
       state = 'finished';
     }
     const currentLayer = Math.min(job.layers, Math.floor(progress * job.layers) + 1);
-    const heating = state === 'printing' || state === 'paused';
+    const heating = state === 'printing' || state === 'paused' || state === 'attention';
     const simulatedSeconds = (progress * job.durationMs * speedFactor) / 1000;
     const warm = (target: number): number =>
       Math.round((target - (target - AMBIENT_C) * Math.exp(-simulatedSeconds / HEAT_TAU_S)) * 10) / 10;
@@ -124,22 +126,22 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     const file = printer.files.get(fileName);
     if (!file) return failed('rejected', `The simulated printer has no file named ${fileName}`, 404);
     const current = statusOf(printer, at).state;
-    if (current === 'printing' || current === 'paused')
+    if (current === 'printing' || current === 'paused' || current === 'attention')
       return failed('busy', 'The simulated printer is already printing', 409);
-    if (current === 'error')
-      return failed('busy', 'The simulated printer is in error: cancel the failed job first', 409);
     const { failAtLayer, filamentRunsOutAtLayer, speedFactor } = printer.connection;
     const stops = [
       failAtLayer !== undefined && failAtLayer <= file.layers
         ? {
             layer: failAtLayer,
             message: `Print failed at layer ${failAtLayer} of ${file.layers}: the part came loose from the bed (simulated)`,
+            runout: false,
           }
         : null,
       filamentRunsOutAtLayer !== undefined && filamentRunsOutAtLayer <= file.layers
         ? {
             layer: filamentRunsOutAtLayer,
-            message: `Filament ran out at layer ${filamentRunsOutAtLayer} of ${file.layers}: load a new spool (simulated)`,
+            message: `Filament ran out at layer ${filamentRunsOutAtLayer} of ${file.layers}: load a new spool and resume (simulated)`,
+            runout: true,
           }
         : null,
     ]
@@ -151,7 +153,7 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
       durationMs: Math.max(1, (file.estimatedPrintSeconds * 1000) / speedFactor),
       layers: file.layers,
       startedAt: at,
-      stopAt: first ? { progress: (first.layer - 1) / file.layers, message: first.message } : null,
+      stopAt: first ? { progress: (first.layer - 1) / file.layers, message: first.message, runout: first.runout } : null,
       pausedAt: null,
       pausedTotalMs: 0,
       cancelled: false,
@@ -188,7 +190,7 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
             const layers = file.layerCount ?? Math.max(1, Math.ceil(file.estimatedPrintSeconds / 30));
             if (startPrint) {
               const state = statusOf(printer, at).state;
-              if (state === 'printing' || state === 'paused' || state === 'error') {
+              if (state === 'printing' || state === 'paused' || state === 'attention') {
                 return failed('busy', 'The simulated printer is busy with another job', 409);
               }
             }
@@ -216,6 +218,13 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
             const job = printer.job;
             const state = statusOf(printer, at).state;
             if (state === 'printing') return succeeded(undefined);
+            if (job && state === 'attention' && job.stopAt) {
+              // A new spool is in (the person says so by resuming): the print goes on from where it stopped.
+              const stoppedAt = job.stopAt.progress;
+              job.stopAt = null;
+              job.pausedTotalMs += at - job.startedAt - job.pausedTotalMs - stoppedAt * job.durationMs;
+              return succeeded(undefined);
+            }
             if (!job || state !== 'paused' || job.pausedAt === null)
               return failed('rejected', `The simulated printer cannot resume: it is ${state}`, 409);
             job.pausedTotalMs += at - job.pausedAt;
@@ -226,13 +235,22 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
           online((at) => {
             const job = printer.job;
             const state = statusOf(printer, at).state;
-            if (!job || (state !== 'printing' && state !== 'paused' && state !== 'error')) {
+            if (!job || (state !== 'printing' && state !== 'paused' && state !== 'attention')) {
               return failed('rejected', 'Nothing is printing', 409);
             }
             job.cancelled = true;
             return succeeded(undefined);
           }),
         status: () => online((at) => succeeded(statusOf(printer, at))),
+        lastOutcome: (fileName) =>
+          online((at) => {
+            // It remembers its last job only (a restart forgets it, like a printer that lost power).
+            if (printer.job?.fileName !== fileName) return succeeded(outcomeUnknown);
+            const { state, errorText } = statusOf(printer, at);
+            const ended = { finished: 'completed', cancelled: 'cancelled', failed: 'failed' } as const;
+            const outcome = state in ended ? ended[state as keyof typeof ended] : 'unknown';
+            return succeeded({ outcome, message: errorText });
+          }),
       };
     },
     setOffline(printerId, offline) {

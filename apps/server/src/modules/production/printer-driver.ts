@@ -81,7 +81,24 @@ export interface PrinterDriver {
   resume(): Promise<PrinterResult<void>>;
   cancel(): Promise<PrinterResult<void>>;
   status(): Promise<PrinterResult<PrinterStatus>>;
+  /**
+   * How the last print of `fileName` ended, as far as the printer remembers (OctoPrint's file
+   * metadata, Moonraker's job history). Asked only when `status()` no longer names the job the
+   * farm believed printing (the host restarted, or the printer forgot its finished job).
+   * `unknown` when the printer keeps no such record (PrusaLink) or has none for that file.
+   */
+  lastOutcome(fileName: string): Promise<PrinterResult<PrintOutcome>>;
 }
+
+/** What a printer remembers of how a print ended (`lastOutcome`). */
+export interface PrintOutcome {
+  readonly outcome: 'completed' | 'cancelled' | 'failed' | 'unknown';
+  /** The printer's own words about it (an error message), when it has any. */
+  readonly message: string | null;
+}
+
+/** For printers that keep no record of past prints. */
+export const outcomeUnknown: PrintOutcome = { outcome: 'unknown', message: null };
 
 /**
  * For a job handler: is it worth trying again later by itself? Network trouble, a timeout, a busy
@@ -117,4 +134,5 @@ export const blankStatus = (state: PrinterStatus['state']): PrinterStatus => ({
   secondsLeft: null,
   temperatures: { nozzle: { actual: null, target: null }, bed: { actual: null, target: null } },
   errorText: null,
+  vendorState: null,
 });

@@ -2,6 +2,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import {
   printerConnectionSchema,
   type PrinterConnection,
+  type PrinterSlicerProfile,
   type PrinterSpool,
   type PrinterStatus,
 } from '@layerline/contracts';
@@ -17,6 +18,10 @@ export interface PrinterFields {
   readonly buildVolumeMm: { readonly x: number; readonly y: number; readonly z: number };
   readonly nozzleMm: number;
   readonly tags: readonly string[];
+  readonly materials: readonly PrinterSpool['material'][];
+  readonly enclosed: boolean;
+  readonly groupId: string | null;
+  readonly slicerProfile: PrinterSlicerProfile | null;
   readonly connection: PrinterConnection;
 }
 
@@ -43,6 +48,10 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
     buildZMm: fields.buildVolumeMm.z,
     nozzleMm: fields.nozzleMm,
     tags: [...fields.tags],
+    materials: [...fields.materials],
+    enclosed: fields.enclosed,
+    groupId: fields.groupId,
+    slicerProfile: fields.slicerProfile,
     connectionKind: fields.connection.kind,
   });
 

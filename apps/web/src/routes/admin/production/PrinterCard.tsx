@@ -22,9 +22,13 @@ const STATE_LABEL: Record<PrinterState, string> = {
   busy: 'Busy',
   printing: 'Printing',
   paused: 'Paused',
+  attention: 'Needs attention',
   finished: 'Finished',
+  cancelled: 'Cancelled',
+  failed: 'Print failed',
   error: 'Error',
   offline: 'Offline',
+  unknown: 'Unknown state',
 };
 
 const STATE_COLOUR = {
@@ -32,10 +36,14 @@ const STATE_COLOUR = {
   busy: 'info',
   printing: 'primary',
   paused: 'warning',
+  attention: 'warning',
   finished: 'info',
+  cancelled: 'info',
+  failed: 'warning',
   error: 'error',
   offline: 'default',
-} as const;
+  unknown: 'warning',
+} as const satisfies Record<PrinterState, string>;
 
 function StateChip({ printer }: { printer: BoardPrinter }) {
   if (printer.connectionLost) {
