@@ -18,3 +18,4 @@ export * from './payments.ts';
 export * from './affiliates.ts';
 export * from './notifications.ts';
 export * from './discord.ts';
+export * from './slicer-presets.ts';
