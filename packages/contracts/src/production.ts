@@ -49,6 +49,8 @@ export const printJobSchema = z.object({
   secondsLeft: z.number().nullable(),
   /** Why it failed (the printer's words, or the QC reason), or why it went back to the queue. */
   failureReason: z.string().nullable(),
+  /** What QC should check closely: the printer could not tell how this print ended. */
+  qcNote: z.string().nullable(),
   /** Who passed or failed it ("autopilot" when the farm autopilot did). */
   qcBy: z.string().nullable(),
   rush: z.boolean(),

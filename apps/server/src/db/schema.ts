@@ -792,6 +792,8 @@ export const printJob = pgTable(
     failureReason: text('failure_reason'),
     /** Who passed or failed it: a user id, or 'autopilot'. */
     qcBy: text('qc_by'),
+    /** What QC should look at closely (the printer could not tell how the print ended), or null. */
+    qcNote: text('qc_note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),

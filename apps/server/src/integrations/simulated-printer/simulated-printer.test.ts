@@ -81,12 +81,12 @@ describe('simulated printer', () => {
     expect(await printer.status()).toMatchObject({ value: { state: 'printing', progress: 0.75 } });
   });
 
-  it('cancel makes it idle; a new job can start', async () => {
+  it('cancel makes it free (its last job cancelled); a new job can start', async () => {
     const printer = farm.driver('p1', connection());
     await printer.upload(file, { startPrint: true });
     tick(10_000);
     expect(await printer.cancel()).toEqual({ ok: true, value: undefined });
-    expect(await printer.status()).toMatchObject({ value: { state: 'idle', progress: null } });
+    expect(await printer.status()).toMatchObject({ value: { state: 'cancelled', progress: null } });
     expect(await printer.start(file.fileName)).toEqual({ ok: true, value: undefined });
     expect(await printer.cancel()).toMatchObject({ ok: true });
     expect(await printer.cancel()).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
@@ -117,17 +117,19 @@ describe('simulated printer', () => {
     tick(1);
     expect(await printer.status()).toMatchObject({
       value: {
-        state: 'error',
+        state: 'failed',
         currentLayer: 41,
         progress: 0.4,
         errorText: expect.stringContaining('layer 41 of 100'),
       },
     });
     tick(600_000);
-    expect(await printer.status()).toMatchObject({ value: { state: 'error', progress: 0.4 } });
-    expect(await printer.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy' } });
-    expect(await printer.cancel()).toMatchObject({ ok: true });
-    expect(await printer.status()).toMatchObject({ value: { state: 'idle' } });
+    expect(await printer.status()).toMatchObject({ value: { state: 'failed', progress: 0.4 } });
+    expect(await printer.lastOutcome(file.fileName)).toMatchObject({ value: { outcome: 'failed', message: expect.stringContaining('layer 41') } });
+    // The failed print ended: nothing to cancel, and the printer takes the next print.
+    expect(await printer.cancel()).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    expect(await printer.start(file.fileName)).toMatchObject({ ok: true });
+    expect(await printer.status()).toMatchObject({ value: { state: 'printing' } });
   });
 
   it('runs out of filament at a layer (the earlier of the two faults wins)', async () => {
@@ -136,11 +138,31 @@ describe('simulated printer', () => {
     tick(60_000);
     expect(await printer.status()).toMatchObject({
       value: {
-        state: 'error',
+        state: 'attention',
         currentLayer: 10,
-        errorText: 'Filament ran out at layer 10 of 100: load a new spool (simulated)',
+        errorText: 'Filament ran out at layer 10 of 100: load a new spool and resume (simulated)',
       },
     });
+    // It waits with the job on it until a person resumes, then goes on from where it stopped.
+    tick(600_000);
+    expect(await printer.status()).toMatchObject({ value: { state: 'attention', progress: 0.09 } });
+    expect(await printer.resume()).toMatchObject({ ok: true });
+    expect(await printer.status()).toMatchObject({ value: { state: 'printing', progress: 0.09, currentLayer: 10 } });
+    tick(6_000);
+    expect(await printer.status()).toMatchObject({ value: { state: 'printing', progress: 0.19 } });
+  });
+
+  it('remembers how its last print ended, and knows nothing of others', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(file, { startPrint: true });
+    expect(await printer.lastOutcome(file.fileName)).toMatchObject({ value: { outcome: 'unknown' } });
+    tick(60_000);
+    expect(await printer.lastOutcome(file.fileName)).toMatchObject({ value: { outcome: 'completed' } });
+    expect(await printer.lastOutcome('other.gcode')).toMatchObject({ value: { outcome: 'unknown' } });
+    await printer.start(file.fileName);
+    expect(await printer.cancel()).toMatchObject({ ok: true });
+    expect(await printer.status()).toMatchObject({ value: { state: 'cancelled', fileName: file.fileName } });
+    expect(await printer.lastOutcome(file.fileName)).toMatchObject({ value: { outcome: 'cancelled' } });
   });
 
   it('goes offline (unreachable) and comes back, having printed on meanwhile', async () => {

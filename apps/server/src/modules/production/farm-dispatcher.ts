@@ -4,7 +4,8 @@ import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
-import { isTransientPrinterFailure, type PrinterDriverFactory, type PrintFile } from './printer-driver.ts';
+import type { PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
+import { isFree, readOutcome, readPrinter, type Reading } from './printer-reading.ts';
 import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
 
 /**
@@ -72,8 +73,8 @@ export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPri
     bed: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm },
     nozzleMm: row.nozzleMm,
     loaded: loaded ? { material: loaded.material, colour: loaded.colourHex.toLowerCase() } : null,
-    online: state !== null && row.lastError === null && state.state !== 'offline' && state.state !== 'error',
-    idle: !holdsJob && state !== null && (state.state === 'idle' || state.state === 'finished'),
+    online: state !== null && row.lastError === null && row.attention === null && state.state !== 'offline' && state.state !== 'error' && state.state !== 'unknown',
+    idle: !holdsJob && state !== null && isFree(state.state),
     bedClear: row.bedConfirmedClear,
     paused: row.status === 'paused',
     retired: row.status === 'retired',
@@ -212,13 +213,13 @@ export function createFarmDispatcher(deps: {
   }
 
   /** The print ended on the printer: a fact (time, material, reason) kept on the job. */
-  async function endPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null): Promise<void> {
+  async function endPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null = null): Promise<void> {
     if (failure === null) {
-      const printed = await jobs.move(job.id, 'printing', 'printed', { progress: 1, secondsLeft: 0, finishedAt: new Date(now()) });
+      const printed = await jobs.move(job.id, 'printing', 'printed', { progress: 1, secondsLeft: 0, finishedAt: new Date(now()), qcNote });
       if (!printed) return;
       await jobs.setBedClear(row.id, false, null);
       await useFilament(row, job.grams);
-      await jobs.record({ kind: 'printed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: `Printed on ${row.name}` });
+      await jobs.record({ kind: 'printed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: qcNote ? `Printed on ${row.name}? ${qcNote}` : `Printed on ${row.name}` });
       return;
     }
     const failed = await jobs.move(job.id, 'printing', 'failed', {
@@ -248,38 +249,53 @@ export function createFarmDispatcher(deps: {
     await printers.setSpools(row.id, spools);
   }
 
-  /** One printer's status, and what it says of the job it holds. */
+  /**
+   * One printer's status, and what it says of the job it holds: the decision comes from the one
+   * table in printer-reading.ts; this only carries it out.
+   */
   async function pollPrinter(row: PrinterRow, held: PrintJobRow | undefined): Promise<void> {
-    const answer = await driverOf(row).status();
+    const driver = driverOf(row);
+    const answer = await driver.status();
     // Up at the last poll (an answer, and not 'offline'): going down now is news for the farm.
     const wasUp = row.lastError === null && row.lastState !== null && (row.lastState as PrinterStatus).state !== 'offline';
     if (!answer.ok) {
       await printers.recordState(row.id, { error: answer.failure.message });
       if (wasUp) await deps.onPrinterOffline?.(row, answer.failure.message);
+    } else {
+      await printers.recordState(row.id, { status: answer.value });
+      if (wasUp && answer.value.state === 'offline') await deps.onPrinterOffline?.(row, `${row.name}'s host answers, but the printer behind it does not`);
+    }
+    if (!held || (held.status !== 'uploading' && held.status !== 'printing')) {
+      if (answer.ok && answer.value.state === 'unknown') await carryOut(readPrinter('printing', answer, '', row.name), undefined, row);
       return;
     }
-    const status = answer.value;
-    await printers.recordState(row.id, { status });
-    if (wasUp && status.state === 'offline') await deps.onPrinterOffline?.(row, `${row.name}'s host answers, but the printer behind it does not`);
+    const fileName = printFileName(held.id);
+    let reading = readPrinter(held.status, answer, fileName, row.name);
+    if (reading.kind === 'ask-outcome') reading = readOutcome(await driver.lastOutcome(fileName), row.name);
+    await carryOut(reading, held, row, answer.ok ? answer.value : null);
+  }
+
+  /** Does what the reading says with the held job (none: only a flag can apply). */
+  async function carryOut(reading: Reading, held: PrintJobRow | undefined, row: PrinterRow, status: PrinterStatus | null = null): Promise<void> {
+    if (reading.kind === 'flag') return printers.flagAttention(row.id, reading.reason);
     if (!held) return;
-    const ours = status.fileName !== null && status.fileName.endsWith(printFileName(held.id));
-    if (held.status === 'uploading') {
-      if (ours && (status.state === 'printing' || status.state === 'paused')) await markPrinting(held, row);
-      else if (now() - held.updatedAt.getTime() > UPLOAD_SETTLE_MS)
-        await requeue(held, 'uploading', `The upload to ${row.name} did not finish; the job went back to the queue`);
-      return;
+    switch (reading.kind) {
+      case 'started':
+        return markPrinting(held, row);
+      case 'progress':
+        return void (await jobs.setProgress(held.id, status?.progress ?? null, status?.secondsLeft ?? null));
+      case 'printed':
+        return endPrint(held, row, status, null, reading.note);
+      case 'failed':
+        return endPrint(held, row, status, reading.reason);
+      case 'requeue':
+      case 'wait':
+      case 'ask-outcome':
+        // An upload that never became a print goes back to the queue once it had time to.
+        if (held.status === 'uploading' && now() - held.updatedAt.getTime() > UPLOAD_SETTLE_MS)
+          await requeue(held, 'uploading', `The upload to ${row.name} did not turn into a print; the job went back to the queue`);
+        return;
     }
-    if (held.status !== 'printing') return;
-    if (ours && (status.state === 'printing' || status.state === 'paused' || status.state === 'busy')) {
-      await jobs.setProgress(held.id, status.progress, status.secondsLeft);
-      return;
-    }
-    if (ours && status.state === 'finished') return endPrint(held, row, status, null);
-    if (ours && status.state === 'idle' && (status.progress ?? 0) >= 1) return endPrint(held, row, status, null);
-    if (status.state === 'error') return endPrint(held, row, status, status.errorText ?? `${row.name} reported an error`);
-    if (status.state === 'offline') return; // the host answers, the printer behind it does not: wait, shown on the board
-    // Idle (or on another file) while we believed it printed ours: it restarted or the job was removed.
-    await endPrint(held, row, status, `${row.name} stopped printing this job (it restarted, or the print was removed on the printer)`);
   }
 
   async function markPrinting(job: PrintJobRow, row: PrinterRow): Promise<void> {
@@ -317,21 +333,30 @@ export function createFarmDispatcher(deps: {
     if (!uploading) return false;
     const driver = driverOf(row);
     const uploaded = await driver.upload(file, { startPrint: true });
-    if (!uploaded.ok) {
-      await printers.recordState(row.id, { error: uploaded.failure.message });
-      await requeue(uploading, 'uploading', `${row.name}: ${uploaded.failure.message}`);
-      return false;
-    }
+    if (!uploaded.ok) return notStarted(uploading, row, uploaded.failure, `${row.name}: ${uploaded.failure.message}`);
     if (!uploaded.value.printStarted) {
       const started = await driver.start(uploaded.value.fileName);
-      if (!started.ok) {
-        if (!isTransientPrinterFailure(started.failure)) await printers.recordState(row.id, { error: started.failure.message });
-        await requeue(uploading, 'uploading', `${row.name} did not start the print: ${started.failure.message}`);
-        return false;
-      }
+      if (!started.ok) return notStarted(uploading, row, started.failure, `${row.name} did not start the print: ${started.failure.message}`);
     }
     await markPrinting(uploading, row);
     return true;
+  }
+
+  /**
+   * An upload or start that did not succeed. No answer at all (a timeout, a dropped connection, a
+   * garbled reply) may still have started the print: the job stays `uploading` and the printer's
+   * own status settles it, so a print is never sent twice. A busy printer gives the job back to
+   * the queue; a refusal that only a person can mend also flags the printer.
+   */
+  async function notStarted(job: PrintJobRow, row: PrinterRow, failure: PrinterFailure, reason: string): Promise<false> {
+    if (failure.kind === 'timeout' || failure.kind === 'unreachable' || failure.kind === 'bad_answer') {
+      await printers.recordState(row.id, { error: failure.message });
+      return false;
+    }
+    if (failure.kind === 'auth_refused') await printers.recordState(row.id, { error: failure.message });
+    if (failure.kind === 'not_allowed' || failure.kind === 'rejected') await printers.flagAttention(row.id, reason);
+    await requeue(job, 'uploading', reason);
+    return false;
   }
 
   /** The autopilot's steps (FARM_AUTOPILOT): each is what a person would confirm, recorded as the autopilot's. */
@@ -345,7 +370,7 @@ export function createFarmDispatcher(deps: {
     for (const row of rows) {
       const state = (row.lastState as PrinterStatus | null)?.state;
       if (row.bedConfirmedClear || held.has(row.id) || row.status === 'retired') continue;
-      if (state !== 'idle' && state !== 'finished') continue;
+      if (!state || !isFree(state)) continue;
       const finished = lastFinished.get(row.id);
       if (finished && finished > before) continue;
       await confirmBedClear(row.id, autopilot);

@@ -279,7 +279,7 @@ export function createPrintJobRepository(db: Database) {
       jobId: string,
       from: PrintJobStatus,
       to: PrintJobStatus,
-      fields: Partial<Pick<NewPrintJob, 'printerId' | 'progress' | 'secondsLeft' | 'failureReason' | 'qcBy' | 'startedAt' | 'finishedAt' | 'spoolChange' | 'assignedAt'>> = {},
+      fields: Partial<Pick<NewPrintJob, 'printerId' | 'progress' | 'secondsLeft' | 'failureReason' | 'qcBy' | 'qcNote' | 'startedAt' | 'finishedAt' | 'spoolChange' | 'assignedAt'>> = {},
     ): Promise<PrintJobRow | undefined> {
       const [row] = await db
         .update(printJob)

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import {
   printerConnectionSchema,
   type PrinterConnection,
@@ -112,6 +112,14 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
           : { lastError: state.error, lastStateAt: new Date() };
       const [row] = await db.update(printer).set(set).where(eq(printer.id, id)).returning();
       return row;
+    },
+
+    /** The farm asks a person to look at the printer (it takes no job until cleared); a repeated flag keeps its time. */
+    async flagAttention(printerId: string, reason: string): Promise<void> {
+      await db
+        .update(printer)
+        .set({ attention: reason, attentionAt: new Date() })
+        .where(and(eq(printer.id, printerId), or(isNull(printer.attention), ne(printer.attention, reason))));
     },
 
     /** The stored connection, opened (throws SecretBoxError when it does not belong to this row). */

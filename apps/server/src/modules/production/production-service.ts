@@ -180,6 +180,7 @@ export function createProductionService(deps: {
       progress: job.progress,
       secondsLeft: job.secondsLeft,
       failureReason: job.failureReason,
+      qcNote: job.qcNote,
       qcBy: job.qcBy,
       rush: job.rush,
       placedAt: job.placedAt.toISOString(),

@@ -146,6 +146,11 @@ export function QcPanel({
                 <Chip size="small" color="warning" label={attemptLabel(job.attempt)} />
               ) : null}
             </Stack>
+            {job.qcNote ? (
+              <Alert severity="warning" sx={{ mt: 1, py: 0 }} data-testid="qc-note">
+                {job.qcNote}
+              </Alert>
+            ) : null}
           </Box>
           <Stack direction="row" spacing={1}>
             <Button variant="contained" color="success" disabled={qc.isPending} onClick={() => pass(job)}>
