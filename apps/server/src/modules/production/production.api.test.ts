@@ -307,7 +307,7 @@ describe('the dispatcher on simulated printers', () => {
     await tick();
     for (const id of printers) {
       const status = (await board()).printers.find((p: any) => p.id === id);
-      expect(['idle', 'finished']).toContain(status.state.state);
+      expect(['cancelled', 'finished', 'idle']).toContain(status.state.state);
     }
   });
 
