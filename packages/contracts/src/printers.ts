@@ -168,6 +168,10 @@ export const PRINTER_STATES = [
 ] as const;
 export type PrinterState = (typeof PRINTER_STATES)[number];
 
+/** Free for the next job once its bed is clear: nothing on it, or its last job ended. */
+export const isPrinterFree = (state: PrinterState): boolean =>
+  state === 'idle' || state === 'finished' || state === 'cancelled' || state === 'failed';
+
 const temperatureSchema = z.object({ actual: z.number().nullable(), target: z.number().nullable() });
 
 export const printerStatusSchema = z.object({

@@ -1,11 +1,11 @@
-import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
+import { isPrinterFree, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
 import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
 import type { PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
-import { isFree, readOutcome, readPrinter, type Reading } from './printer-reading.ts';
+import { readOutcome, readPrinter, type Reading } from './printer-reading.ts';
 import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
 
 /**
@@ -74,7 +74,7 @@ export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPri
     nozzleMm: row.nozzleMm,
     loaded: loaded ? { material: loaded.material, colour: loaded.colourHex.toLowerCase() } : null,
     online: state !== null && row.lastError === null && row.attention === null && state.state !== 'offline' && state.state !== 'error' && state.state !== 'unknown',
-    idle: !holdsJob && state !== null && isFree(state.state),
+    idle: !holdsJob && state !== null && isPrinterFree(state.state),
     bedClear: row.bedConfirmedClear,
     paused: row.status === 'paused',
     retired: row.status === 'retired',
@@ -370,7 +370,7 @@ export function createFarmDispatcher(deps: {
     for (const row of rows) {
       const state = (row.lastState as PrinterStatus | null)?.state;
       if (row.bedConfirmedClear || held.has(row.id) || row.status === 'retired') continue;
-      if (!state || !isFree(state)) continue;
+      if (!state || !isPrinterFree(state)) continue;
       const finished = lastFinished.get(row.id);
       if (finished && finished > before) continue;
       await confirmBedClear(row.id, autopilot);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PRINTER_STATES, type PrinterState, type PrinterStatus } from '@layerline/contracts';
+import { isPrinterFree, PRINTER_STATES, type PrinterState, type PrinterStatus } from '@layerline/contracts';
 import { blankStatus, failed, succeeded, type PrintOutcome } from './printer-driver.ts';
-import { isFree, readOutcome, readPrinter, type HeldPhase, type Reading } from './printer-reading.ts';
+import { readOutcome, readPrinter, type HeldPhase, type Reading } from './printer-reading.ts';
 
 const OURS = 'layerline-job-1.gcode';
 const status = (state: PrinterState, fileName: string | null = OURS, extra: Partial<PrinterStatus> = {}) =>
@@ -102,8 +102,8 @@ describe('reading how a print ended, from the printer’s memory', () => {
   });
 });
 
-describe('isFree', () => {
+describe('isPrinterFree', () => {
   it('is true when nothing prints and the last job (if any) ended', () => {
-    expect(PRINTER_STATES.filter(isFree)).toEqual(['idle', 'finished', 'cancelled', 'failed']);
+    expect(PRINTER_STATES.filter(isPrinterFree)).toEqual(['idle', 'finished', 'cancelled', 'failed']);
   });
 });

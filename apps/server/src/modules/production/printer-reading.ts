@@ -121,7 +121,3 @@ export function readOutcome(answer: PrinterResult<PrintOutcome>, printerName: st
       };
   }
 }
-
-/** Free for the next job once the bed is clear: nothing on it, or its last job ended. */
-export const isFree = (state: PrinterState): boolean =>
-  state === 'idle' || state === 'finished' || state === 'cancelled' || state === 'failed';

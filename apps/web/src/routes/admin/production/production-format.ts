@@ -1,20 +1,23 @@
+import { isPrinterFree, type PrinterState } from '@layerline/contracts';
+
 /**
  * Pure helpers of the production board (/admin-production): durations, sizes, attempts, colour
  * swatches and where a dragged queue row lands. Tested in production-format.test.ts.
  */
 
-/** The bed can be confirmed clear once the printer stands still (idle or finished) and is reachable. */
+/** The bed can be confirmed clear once the printer stands still (free: its last job ended) and is reachable. */
 export function bedClearable(printer: {
   bedConfirmedClear: boolean;
   connectionLost: boolean;
   adminStatus: string;
-  state: { state: string } | null;
+  state: { state: PrinterState } | null;
 }): boolean {
   return (
     !printer.bedConfirmedClear &&
     !printer.connectionLost &&
     printer.adminStatus !== 'retired' &&
-    (printer.state?.state === 'idle' || printer.state?.state === 'finished')
+    printer.state !== null &&
+    isPrinterFree(printer.state.state)
   );
 }
 
