@@ -1,3 +1,4 @@
+import type { PrinterState } from '@layerline/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   attemptLabel,
@@ -133,12 +134,13 @@ describe('bedClearable', () => {
     bedConfirmedClear: false,
     connectionLost: false,
     adminStatus: 'active',
-    state: { state: 'finished' },
+    state: { state: 'finished' as PrinterState },
   };
 
-  it('offers the confirmation on an idle or finished printer whose bed is not confirmed clear', () => {
+  it('offers the confirmation on a free printer (idle, or its last job ended) whose bed is not confirmed clear', () => {
     expect(bedClearable(printer)).toBe(true);
-    expect(bedClearable({ ...printer, state: { state: 'idle' } })).toBe(true);
+    for (const state of ['idle', 'cancelled', 'failed'] as const) expect(bedClearable({ ...printer, state: { state } })).toBe(true);
+    expect(bedClearable({ ...printer, state: { state: 'attention' } })).toBe(false);
     expect(bedClearable({ ...printer, adminStatus: 'paused' })).toBe(true);
   });
 
