@@ -265,6 +265,28 @@ export async function startMoonrakerSimulator(
     };
   };
 
+  const klippyWords: Readonly<Record<KlippyState, string>> = {
+    ready: 'Printer is ready',
+    startup: 'Printer is not ready\nThe klippy host software is attempting to connect.',
+    error: 'Error loading config',
+    shutdown: 'Shutdown',
+    disconnected: 'Klippy Disconnected',
+  };
+  /**
+   * Klippy leaving `ready` other than by a shutdown means its host restarted or went away: the
+   * print is lost, history klippy_disconnect; coming back to `ready` is a fresh Klipper with
+   * print_stats in standby (moonraker-klipper.md §4, Klipper host restart).
+   */
+  const setKlippy = (state: Exclude<KlippyState, 'shutdown'>, message?: string): void => {
+    if (state !== klippy) {
+      finishRow('klippy_disconnect');
+      Object.assign(stats, { state: 'standby', filename: '', progress: 0, message: '', printDuration: 0 });
+      unknownState = null;
+    }
+    klippy = state;
+    klippyMessage = message ?? klippyWords[state];
+  };
+
   /** CANCEL_PRINT: the virtual_sdcard file is closed, print_stats `cancelled` (vsd.py L134–140, ps.py L58–59). */
   const cancel = (): void => {
     if (!isBusy()) return;
@@ -392,11 +414,8 @@ export async function startMoonrakerSimulator(
       });
     if (route === 'POST /printer/print/cancel') return gcodeCommand(() => (cancel(), null));
     if (route === 'POST /printer/firmware_restart' || route === 'POST /printer/restart') {
-      // Moonraker's §4: startup → ready, print_stats back to standby.
-      if (isBusy()) finishRow('klippy_disconnect');
-      klippy = 'ready';
-      klippyMessage = 'Printer is ready';
-      Object.assign(stats, { state: 'standby', filename: '', progress: 0, message: '', printDuration: 0 });
+      // moonraker-klipper.md §4: startup → ready, print_stats back to standby.
+      setKlippy('ready');
       return result('ok');
     }
     return error(404, 'Not Found');
@@ -476,22 +495,7 @@ export async function startMoonrakerSimulator(
       if (stats.state === 'printing') stats.state = 'paused';
       finishRow('klippy_shutdown');
     },
-    setKlippy(state, message) {
-      if (state === 'disconnected' && isBusy()) {
-        // The Klipper host going away loses the print; history klippy_disconnect (§4).
-        finishRow('klippy_disconnect');
-        Object.assign(stats, { state: 'standby', filename: '', progress: 0, message: '', printDuration: 0 });
-      }
-      klippy = state;
-      klippyMessage =
-        message ??
-        {
-          ready: 'Printer is ready',
-          startup: 'Printer is not ready\nThe klippy host software is attempting to connect.',
-          error: 'Error loading config',
-          disconnected: 'Klippy Disconnected',
-        }[state];
-    },
+    setKlippy,
     async restartServer({ graceful = false } = {}) {
       network.unplug();
       // hist.py: a graceful exit closes the running job as server_exit (on_exit); after a crash

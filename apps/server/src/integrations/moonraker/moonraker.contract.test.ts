@@ -202,6 +202,38 @@ describe('Moonraker simulator answers as moonraker-klipper.md describes', () => 
     });
   });
 
+  it('a Klipper shutdown stops the print until POST /printer/firmware_restart brings back a fresh Klipper', async () => {
+    const { sim, driver } = await start();
+    await printing(driver);
+    sim.shutdownKlipper("MCU 'mcu' shutdown: Timer too close");
+    const query = '/printer/objects/query?webhooks&print_stats';
+    expect(await call(sim, 'GET', query)).toMatchObject({
+      body: {
+        result: {
+          status: {
+            webhooks: { state: 'shutdown', state_message: "MCU 'mcu' shutdown: Timer too close" },
+            print_stats: { state: 'paused', filename: file.fileName },
+          },
+        },
+      },
+    });
+    expect(await call(sim, 'POST', `/printer/print/start?filename=${file.fileName}`)).toMatchObject({
+      status: 400,
+    });
+    expect(await call(sim, 'POST', '/printer/firmware_restart')).toEqual({
+      status: 200,
+      body: { result: 'ok' },
+    });
+    expect(await call(sim, 'GET', query)).toMatchObject({
+      body: {
+        result: { status: { webhooks: { state: 'ready' }, print_stats: { state: 'standby', filename: '' } } },
+      },
+    });
+    expect(await call(sim, 'GET', '/server/history/list')).toMatchObject({
+      body: { result: { jobs: [{ status: 'klippy_shutdown' }] } },
+    });
+  });
+
   it('restarting Moonraker refuses connections meanwhile; Klipper prints on; the open history row is interrupted', async () => {
     const { sim, driver } = await start();
     await printing(driver);
