@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { MoonrakerConnection, PrinterStatus } from '@layerline/contracts';
 import {
   blankStatus,
   failed,
-  printFileNameProblem,
   outcomeUnknown,
+  printFileNameProblem,
   succeeded,
+  type PrintOutcome,
   type PrinterDriver,
   type PrinterResult,
 } from '../../modules/production/printer-driver.ts';
@@ -13,14 +15,17 @@ import { createPrinterHttp, parseAnswer } from '../http-client/printer-http.ts';
 import type { PrinterTransportOptions } from '../http-client/printer-transport-options.ts';
 
 /**
- * Moonraker (Klipper's API server; Arksine/moonraker docs/external_api/*.md), optional `X-Api-Key`.
- * Calls:
+ * Moonraker (Klipper's API server), read as shared/contracts/printers/moonraker-klipper.md describes
+ * it (Arksine/moonraker d5ee1712…, Klipper3d/klipper 84104bbb…). Optional `X-Api-Key`. Calls:
  * - probe: GET /server/info, then GET /printer/info for Klipper's version when Klippy is ready
- * - upload: POST /server/files/upload, multipart `file` + `root=gcodes` + `print=true|false`
+ * - upload: POST /server/files/upload, multipart `file` + `root=gcodes` + `checksum` + `print`;
+ *   a file Moonraker queued instead of printing is taken back out of its job queue
  * - start: POST /printer/print/start?filename=…
  * - pause / resume / cancel: POST /printer/print/pause | resume | cancel
- * - status: GET /printer/objects/query?print_stats&virtual_sdcard&webhooks&extruder&heater_bed
- * Every answer is `{"result": …}` (the upload's may be bare; both are accepted).
+ * - status: GET /printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed,
+ *   and while paused the filament sensors (GET /printer/objects/list names them)
+ * - lastOutcome: GET /server/history/list (newest first)
+ * Every answer is `{"result": …}`; errors are `{"error": {code, message}}`.
  */
 const VENDOR = 'Moonraker';
 
@@ -31,11 +36,23 @@ const serverInfoSchema = z.object({
 });
 const printerInfoSchema = z.object({ result: z.object({ software_version: z.string().optional() }) });
 
-const uploadBody = z.object({
-  item: z.object({ path: z.string(), root: z.string().optional() }),
-  print_started: z.boolean().optional(),
+const uploadSchema = z.object({
+  result: z.object({
+    item: z.object({ path: z.string() }),
+    print_started: z.boolean().optional(),
+    print_queued: z.boolean().optional(),
+  }),
 });
-const uploadSchema = z.union([z.object({ result: uploadBody }).transform((v) => v.result), uploadBody]);
+
+const queueSchema = z.object({
+  result: z.object({ queued_jobs: z.array(z.object({ filename: z.string(), job_id: z.string() })) }),
+});
+
+const historySchema = z.object({
+  result: z.object({ jobs: z.array(z.object({ filename: z.string(), status: z.string() })) }),
+});
+
+const objectsListSchema = z.object({ result: z.object({ objects: z.array(z.string()) }) });
 
 const heater = z.object({
   temperature: z.number().nullable().optional(),
@@ -66,10 +83,59 @@ const statusSchema = z.object({
     }),
   }),
 });
-export type MoonrakerStatusAnswer = z.infer<typeof statusSchema>;
+type MoonrakerStatusAnswer = z.infer<typeof statusSchema>;
 
-/** Moonraker's webhooks + print_stats states → ours (table in docs/printers.md). */
-export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus => {
+const sensorsSchema = z.object({
+  result: z.object({
+    status: z.record(z.string(), z.object({ filament_detected: z.boolean().optional() })),
+  }),
+});
+
+/** Klipper's runout sensors (klippy/extras/filament_switch_sensor.py; the motion sensor reports alike). */
+const FILAMENT_SENSOR = /^filament_(switch|motion)_sensor /;
+
+/**
+ * Klippy host states (webhooks.state; moonraker-klipper.md §3): anything but `ready` means Klipper
+ * cannot print. shutdown and error need a person (firmware_restart, a config fix); startup passes.
+ */
+const klippyStates: Readonly<Record<string, PrinterStatus['state']>> = {
+  shutdown: 'error',
+  error: 'error',
+  startup: 'offline',
+};
+
+/** print_stats.state (Klipper's print_stats.py; moonraker-klipper.md §3) → ours; paused may become attention. */
+const printStates: Readonly<Record<string, PrinterStatus['state']>> = {
+  standby: 'idle',
+  printing: 'printing',
+  paused: 'paused',
+  complete: 'finished',
+  cancelled: 'cancelled',
+  error: 'failed',
+};
+
+/** Moonraker's job history statuses (history.md, hist.py) → how the print ended. */
+const historyOutcomes: Readonly<Record<string, PrintOutcome['outcome']>> = {
+  completed: 'completed',
+  cancelled: 'cancelled',
+  error: 'failed',
+  klippy_shutdown: 'failed',
+  klippy_disconnect: 'failed',
+  // Moonraker itself stopped (server_exit: it was restarted; interrupted: it was killed) while
+  // Klipper, which does not need it to print, may well have finished the job: not known.
+  server_exit: 'unknown',
+  interrupted: 'unknown',
+  in_progress: 'unknown',
+};
+
+const historyWords: Readonly<Record<string, string>> = {
+  error: 'the print stopped with an error (Moonraker history: error)',
+  klippy_shutdown: 'Klipper shut down during the print (Moonraker history: klippy_shutdown)',
+  klippy_disconnect: 'Klipper lost its connection during the print (Moonraker history: klippy_disconnect)',
+};
+
+/** Moonraker's webhooks + print_stats → ours (table in docs/printers.md). */
+const moonrakerStatus = (answer: MoonrakerStatusAnswer, runout: string | null): PrinterStatus => {
   const {
     webhooks,
     print_stats: stats,
@@ -82,42 +148,41 @@ export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus =>
     bed: { actual: bed?.temperature ?? null, target: bed?.target ?? null },
   };
   if (webhooks.state !== 'ready') {
-    // startup: Klippy is still starting; shutdown / error: Klipper stopped (emergency stop, MCU lost...).
-    const state = webhooks.state === 'startup' ? 'offline' : 'error';
-    return {
-      ...blankStatus(state),
-      temperatures,
-      errorText: webhooks.state_message ?? `Klipper is in state ${webhooks.state}`,
-    };
+    const state = klippyStates[webhooks.state] ?? 'unknown';
+    const words =
+      webhooks.state === 'startup'
+        ? 'Klipper is starting'
+        : webhooks.state_message || `Klipper is in state ${webhooks.state}`;
+    return { ...blankStatus(state), temperatures, errorText: words, vendorState: webhooks.state };
   }
-  if (!stats)
+  if (!stats) {
     return {
       ...blankStatus('error'),
       temperatures,
       errorText: 'Klipper has no print_stats object (is [virtual_sdcard] configured?)',
+      vendorState: webhooks.state,
     };
-  const byState: Record<string, PrinterStatus['state']> = {
-    standby: 'idle',
-    printing: 'printing',
-    paused: 'paused',
-    complete: 'finished',
-    cancelled: 'idle',
-    error: 'error',
-  };
-  const state = byState[stats.state] ?? 'busy';
-  const rawProgress = sdcard?.progress;
+  }
+  const mapped = printStates[stats.state] ?? 'unknown';
+  const state = mapped === 'paused' && runout ? 'attention' : mapped;
   const progress =
-    state === 'idle' && stats.state === 'standby'
+    stats.state === 'standby' || typeof sdcard?.progress !== 'number'
       ? null
-      : typeof rawProgress === 'number'
-        ? Math.min(1, Math.max(0, rawProgress))
-        : null;
-  const active = state === 'printing' || state === 'paused';
+      : Math.min(1, Math.max(0, sdcard.progress));
+  const active = state === 'printing' || state === 'paused' || state === 'attention';
   const elapsed = stats.print_duration;
   const secondsLeft =
     active && progress !== null && progress > 0 && typeof elapsed === 'number'
       ? Math.max(0, Math.round(elapsed / progress - elapsed))
       : null;
+  const errorText =
+    state === 'failed'
+      ? stats.message || 'The print stopped with an error'
+      : state === 'attention'
+        ? runout
+        : state === 'unknown'
+          ? `Klipper reports a print state Layerline does not know: ${stats.state}`
+          : null;
   return {
     state,
     progress: state === 'finished' ? 1 : progress,
@@ -126,7 +191,8 @@ export const moonrakerStatus = (answer: MoonrakerStatusAnswer): PrinterStatus =>
     totalLayers: stats.info?.total_layer ?? null,
     secondsLeft,
     temperatures,
-    errorText: state === 'error' ? stats.message || 'The print stopped with an error' : null,
+    errorText,
+    vendorState: stats.state,
   };
 };
 
@@ -144,7 +210,16 @@ export const createMoonrakerDriver = (
   const headers: Record<string, string> = connection.apiKey ? { 'x-api-key': connection.apiKey } : {};
   const now = options.now ?? Date.now;
 
-  /** A print command: "ok", or Klipper's refusal (400) read as busy when a print is in progress. */
+  const read = async <T>(
+    path: string,
+    operation: string,
+    schema: z.ZodType<T>,
+  ): Promise<PrinterResult<T>> => {
+    const answer = await http.call({ method: 'GET', path, headers, operation, kind: 'read' });
+    return answer.ok ? parseAnswer(schema, answer.value.body, VENDOR, operation) : answer;
+  };
+
+  /** A print command: "ok", or Klipper's refusal (400, kconn.py L557) with its words. */
   const printCommand = async (
     path: string,
     operation: string,
@@ -169,11 +244,55 @@ export const createMoonrakerDriver = (
       );
     if (status === 400) {
       const reason = describeMoonrakerError(body);
-      const kind = /in progress|already printing|busy/i.test(reason) ? 'busy' : 'rejected';
+      // "SD busy": a print is loaded (virtual_sdcard.py L161–163).
+      const kind = /SD busy/i.test(reason) ? 'busy' : 'rejected';
       return failed(kind, `${VENDOR} ${operation} refused: ${reason}`, 400);
     }
     const ok = parseAnswer(okSchema, body, VENDOR, operation);
     return ok.ok ? succeeded(undefined) : ok;
+  };
+
+  /**
+   * With queue_gcode_uploads Moonraker queues a file it cannot print now. Left there it would
+   * start by itself after the current print (onto a bed nobody cleared) or be printed twice once
+   * the farm sends it again, so it is taken out: every queue entry of this file is removed.
+   */
+  const takeOutOfQueue = async (fileName: string): Promise<PrinterResult<void>> => {
+    const queue = await read('/server/job_queue/status', 'job queue status', queueSchema);
+    if (!queue.ok) return queue;
+    const ids = queue.value.result.queued_jobs
+      .filter((job) => job.filename === fileName)
+      .map((job) => job.job_id);
+    if (ids.length === 0) return succeeded(undefined);
+    const removed = await http.call({
+      method: 'DELETE',
+      path: '/server/job_queue/job',
+      query: { job_ids: ids.join(',') },
+      headers,
+      operation: 'job queue removal',
+      kind: 'command',
+    });
+    if (!removed.ok) return removed;
+    const after = parseAnswer(queueSchema, removed.value.body, VENDOR, 'job queue removal');
+    if (!after.ok) return after;
+    return after.value.result.queued_jobs.some((job) => job.filename === fileName)
+      ? failed('rejected', `${VENDOR} kept ${fileName} in its job queue after we removed it`)
+      : succeeded(undefined);
+  };
+
+  /** The name of a filament sensor that reports no filament, or null (only asked while paused). */
+  const runoutSensor = async (): Promise<PrinterResult<string | null>> => {
+    const list = await read('/printer/objects/list', 'objects list', objectsListSchema);
+    if (!list.ok) return list;
+    const sensors = list.value.result.objects.filter((name) => FILAMENT_SENSOR.test(name));
+    if (sensors.length === 0) return succeeded(null);
+    const query = sensors.map(encodeURIComponent).join('&');
+    const states = await read(`/printer/objects/query?${query}`, 'filament sensors', sensorsSchema);
+    if (!states.ok) return states;
+    const empty = Object.entries(states.value.result.status).find(
+      ([, sensor]) => sensor.filament_detected === false,
+    );
+    return succeeded(empty ? `Filament ran out (sensor ${empty[0].replace(FILAMENT_SENSOR, '')})` : null);
   };
 
   return {
@@ -181,37 +300,19 @@ export const createMoonrakerDriver = (
 
     async probe() {
       const started = now();
-      const info = await http.call({
-        method: 'GET',
-        path: '/server/info',
-        headers,
-        operation: 'server info',
-        kind: 'read',
-      });
-      if (!info.ok) return info;
-      const server = parseAnswer(serverInfoSchema, info.value.body, VENDOR, 'server info');
+      const server = await read('/server/info', 'server info', serverInfoSchema);
       if (!server.ok) return server;
-      let firmware: string | null = null;
-      if (server.value.result.klippy_state === 'ready') {
-        const printer = await http.call({
-          method: 'GET',
-          path: '/printer/info',
-          headers,
-          operation: 'printer info',
-          kind: 'read',
-        });
+      const { klippy_state: klippy, moonraker_version: version } = server.value.result;
+      let firmware = `Klipper (${klippy})`;
+      if (klippy === 'ready') {
+        const printer = await read('/printer/info', 'printer info', printerInfoSchema);
         if (!printer.ok) return printer;
-        const parsed = parseAnswer(printerInfoSchema, printer.value.body, VENDOR, 'printer info');
-        if (!parsed.ok) return parsed;
-        firmware = parsed.value.result.software_version
-          ? `Klipper ${parsed.value.result.software_version}`
-          : null;
-      } else {
-        firmware = `Klipper (${server.value.result.klippy_state})`;
+        const klipper = printer.value.result.software_version;
+        firmware = klipper ? `Klipper ${klipper}` : 'Klipper';
       }
       return succeeded({
         kind: 'moonraker' as const,
-        software: `Moonraker ${server.value.result.moonraker_version ?? ''}`.trim(),
+        software: `Moonraker ${version ?? ''}`.trim(),
         firmware,
         latencyMs: now() - started,
       });
@@ -223,8 +324,14 @@ export const createMoonrakerDriver = (
       const form = new FormData();
       form.set('root', 'gcodes');
       form.set('print', startPrint ? 'true' : 'false');
+      // Moonraker checks it and refuses a file damaged on the way (422, file_manager.py L896–935).
+      form.set('checksum', createHash('sha256').update(file.bytes).digest('hex'));
       // Blob copies the bytes; the DOM typing (bench and e2e compile this too) only admits unshared buffers.
-      form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), file.fileName);
+      form.set(
+        'file',
+        new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+        file.fileName,
+      );
       const result = await http.call({
         method: 'POST',
         path: '/server/files/upload',
@@ -232,14 +339,40 @@ export const createMoonrakerDriver = (
         body: form,
         operation: 'upload',
         kind: 'upload',
+        acceptStatuses: [403, 422],
       });
       if (!result.ok) return result;
-      const answer = parseAnswer(uploadSchema, result.value.body, VENDOR, 'upload');
+      const { status, body } = result.value;
+      if (status === 403) {
+        const reason = describeMoonrakerError(body);
+        // file_manager.py L544–564: the file being printed or paused cannot be replaced. Moonraker's
+        // own refusal of a key is 401, so any other 403 is a refusal of this upload, not of us.
+        return /File is loaded|in use/i.test(reason)
+          ? failed(
+              'busy',
+              `${VENDOR} is printing ${file.fileName} now and will not replace it (${reason})`,
+              403,
+            )
+          : failed('rejected', `${VENDOR} refused the upload: ${reason}`, 403);
+      }
+      if (status === 422)
+        return failed('rejected', `${VENDOR} refused the upload: ${describeMoonrakerError(body)}`, 422);
+      const answer = parseAnswer(uploadSchema, body, VENDOR, 'upload');
       if (!answer.ok) return answer;
-      return succeeded({
-        fileName: answer.value.item.path,
-        printStarted: answer.value.print_started === true,
-      });
+      const { item, print_started: started, print_queued: queued } = answer.value.result;
+      if (queued === true) {
+        const removed = await takeOutOfQueue(item.path);
+        if (!removed.ok) {
+          return failed(
+            'not_allowed',
+            `${VENDOR} put ${item.path} in its job queue instead of printing it, and it could not be taken out ` +
+              `(${removed.failure.message}): remove it from the queue on the printer, and set ` +
+              '[file_manager] queue_gcode_uploads: False',
+          );
+        }
+        return failed('busy', `${VENDOR}: the printer is busy; the file was not left in its queue`);
+      }
+      return succeeded({ fileName: item.path, printStarted: started === true });
     },
 
     async start(fileName) {
@@ -251,14 +384,11 @@ export const createMoonrakerDriver = (
     resume: () => printCommand('/printer/print/resume', 'resume'),
     cancel: () => printCommand('/printer/print/cancel', 'cancel'),
 
-    // PrusaLink-like placeholder until the history lookup lands (issue 20).
-    lastOutcome: async () => succeeded(outcomeUnknown),
-
     async status() {
       const result = await http.call({
         method: 'GET',
-        // Moonraker reads the objects from the query string's bare keys (introduction.md).
-        path: '/printer/objects/query?print_stats&virtual_sdcard&webhooks&extruder&heater_bed',
+        // Moonraker reads the objects from the query string's bare keys (introduction.md L362–420).
+        path: '/printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed',
         headers,
         operation: 'objects query',
         kind: 'read',
@@ -266,10 +396,49 @@ export const createMoonrakerDriver = (
       });
       if (!result.ok) return result;
       if (result.value.status === 503) {
-        return succeeded({ ...blankStatus('offline'), errorText: describeMoonrakerError(result.value.body) });
+        // Klippy is not running (klippy_connection.py L216, L607, L776).
+        return succeeded({
+          ...blankStatus('offline'),
+          errorText: `Klipper is not connected to Moonraker (${describeMoonrakerError(result.value.body)})`,
+          vendorState: 'disconnected',
+        });
       }
       const answer = parseAnswer(statusSchema, result.value.body, VENDOR, 'objects query');
-      return answer.ok ? succeeded(moonrakerStatus(answer.value)) : answer;
+      if (!answer.ok) return answer;
+      const { webhooks, print_stats: stats } = answer.value.result.status;
+      let runout: string | null = null;
+      if (webhooks.state === 'ready' && stats?.state === 'paused') {
+        const sensor = await runoutSensor();
+        if (!sensor.ok) return sensor;
+        runout = sensor.value;
+      }
+      return succeeded(moonrakerStatus(answer.value, runout));
+    },
+
+    async lastOutcome(fileName) {
+      const result = await http.call({
+        method: 'GET',
+        // Newest first is Moonraker's default order (history.py _handle_jobs_list); 50 rows reach
+        // back past any job the farm still waits on.
+        path: '/server/history/list',
+        query: { limit: '50', order: 'desc' },
+        headers,
+        operation: 'job history',
+        kind: 'read',
+        acceptStatuses: [404],
+      });
+      if (!result.ok) return result;
+      // No [history] component: Moonraker keeps no record of past prints.
+      if (result.value.status === 404) return succeeded(outcomeUnknown);
+      const history = parseAnswer(historySchema, result.value.body, VENDOR, 'job history');
+      if (!history.ok) return history;
+      const job = history.value.result.jobs.find((entry) => entry.filename === fileName);
+      if (!job) return succeeded(outcomeUnknown);
+      const outcome = historyOutcomes[job.status] ?? 'unknown';
+      return succeeded({
+        outcome,
+        message: outcome === 'failed' ? (historyWords[job.status] ?? null) : null,
+      });
     },
   };
 };
