@@ -278,17 +278,19 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
     request.headers['x-api-key'] === apiKey || request.headers.authorization === `Bearer ${apiKey}`;
 
   const upload = async (request: FakeRequest): Promise<FakeAnswer> => {
-    if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
-      return apiError(400, 'No file included');
-    }
+    // files.py L842: neither a file nor a folder.
+    const noFile = apiError(400, 'No file to upload and no folder to create');
+    if (!String(request.headers['content-type'] ?? '').startsWith('multipart/form-data')) return noFile;
     const form = await backend.formData(request);
     const file = form.get('file');
-    if (!(file instanceof File)) return apiError(400, 'No file included');
-    if (!/^[^/\\]+\.(gcode|gco|g)$/i.test(file.name)) return apiError(400, 'Can not upload file, invalid file name');
+    if (!(file instanceof File)) return noFile;
+    if (!file.name || /[/\\]/.test(file.name)) return apiError(400, 'Can not upload file, invalid file name');
     // files.py L632–636: never overwrite the file being printed.
     if (isActive() && selected === file.name) {
       return apiError(409, 'Trying to overwrite file that is currently being printed');
     }
+    // files.py L696–706 → L1380–1381: the storage refuses what is not machine code (or a model).
+    if (!/\.(gcode|gco|g)$/i.test(file.name)) return apiError(415, 'Could not upload file, invalid type');
     const bytes = Buffer.from(await file.arrayBuffer());
     // storage.py L978–985: a changed file (its hash) throws its old metadata, print history included, away.
     if (!files.get(file.name)?.equals(bytes)) history.delete(file.name);

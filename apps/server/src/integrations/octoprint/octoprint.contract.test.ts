@@ -332,6 +332,15 @@ describe('OctoPrint driver: commands and their answers', () => {
     expect(await driver.start(file.fileName)).toMatchObject({ ok: false, failure: { kind: 'busy', status: 409 } });
   });
 
+  it('a file OctoPrint does not take as machine code is rejected (415)', async () => {
+    const { octo, driver } = await start();
+    expect(await driver.upload({ ...file, fileName: 'layerline-job-42.bgcode' }, { startPrint: true })).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected', status: 415 },
+    });
+    expect(octo.files.size).toBe(0);
+  });
+
   it('pause or cancel with nothing printing is rejected with OctoPrint’s words; while offline it says not operational', async () => {
     const { octo, driver } = await start();
     expect(await driver.pause()).toMatchObject({
