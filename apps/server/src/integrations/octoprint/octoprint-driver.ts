@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { OctoprintConnection, PrinterStatus } from '@layerline/contracts';
 import {
-  blankStatus,
   failed,
   printFileNameProblem,
   outcomeUnknown,
@@ -13,14 +12,18 @@ import { createPrinterHttp, parseAnswer } from '../http-client/printer-http.ts';
 import type { PrinterTransportOptions } from '../http-client/printer-transport-options.ts';
 
 /**
- * OctoPrint's REST API (docs/api/*.rst in OctoPrint/OctoPrint), authenticated with the
- * `X-Api-Key` header. Calls:
- * - probe: GET /api/version
- * - upload: POST /api/files/local, multipart `file` + `select` + `print` (print=true starts it)
+ * OctoPrint's REST API, as OctoPrint 1.11.8 answers it (shared/contracts/printers/octoprint.md, read
+ * from OctoPrint/OctoPrint at tag 1.11.8), authenticated with the `X-Api-Key` header. Calls:
+ * - probe: GET /api/version (`api`, `server`, `text`: nothing else)
+ * - upload: POST /api/files/local, multipart `file` + `select` + `print` (print=true starts it when
+ *   the printer is ready; otherwise the file is still stored, 201, with `effectivePrint: false`)
  * - start: POST /api/files/local/{name} {"command":"select","print":true}
  * - pause / resume / cancel: POST /api/job {"command":"pause","action":"pause"|"resume"} / {"command":"cancel"}
- * - status: GET /api/printer (state flags, temperatures; 409 when the printer is not connected)
- *           and GET /api/job (file, progress, time left, error)
+ * - status: GET /api/printer (state flags, temperatures; 409 whenever the printer is not
+ *   operational, Error included) and GET /api/job (always 200: file, progress, state text, error)
+ * - lastOutcome: GET /api/files/local/{name} (`prints.last.success`, OctoPrint's print history)
+ * Decisions read the state flags, not the text (texts vary: "Printing from SD", "Starting print
+ * from SD"); the text only decides when /api/printer says 409 and /api/job is all there is.
  */
 const VENDOR = 'OctoPrint';
 
@@ -38,6 +41,7 @@ const printerSchema = z.object({
       printing: z.boolean(),
       cancelling: z.boolean().optional(),
       pausing: z.boolean().optional(),
+      resuming: z.boolean().optional(),
       finishing: z.boolean().optional(),
       error: z.boolean(),
       ready: z.boolean(),
@@ -60,7 +64,7 @@ const jobSchema = z.object({
   error: z.string().optional(),
 });
 
-const versionSchema = z.object({ api: z.string(), server: z.string(), text: z.string().optional() });
+const versionSchema = z.object({ api: z.string(), server: z.string(), text: z.string() });
 
 const uploadSchema = z.object({
   files: z.object({ local: z.object({ name: z.string(), path: z.string().optional() }) }),
@@ -68,8 +72,28 @@ const uploadSchema = z.object({
   effectivePrint: z.boolean().optional(),
 });
 
+/** A file's print history (docs/api/datamodel.rst, "Print History"; built in files.py L446–481). */
+const fileDetailsSchema = z.object({
+  name: z.string(),
+  prints: z
+    .object({
+      success: z.number(),
+      failure: z.number(),
+      last: z.object({ success: z.boolean(), date: z.number().optional(), printTime: z.number().optional() }),
+    })
+    .optional(),
+});
+
+/** API errors are JSON `{"error": "..."}` (src/octoprint/server/util/flask.py, make_api_error). */
+const apiErrorSchema = z.object({ error: z.string() });
+
 export type OctoprintPrinterAnswer = z.infer<typeof printerSchema>;
 export type OctoprintJobAnswer = z.infer<typeof jobSchema>;
+
+/** State texts of a printer that is not (yet) connected (comm.py L965–1011). */
+const NOT_CONNECTED_TEXTS = new Set(['Offline', 'Opening serial connection', 'Detecting serial connection', 'Connecting']);
+/** Error, then Offline after error once the port is closed (comm.py L4073–4125). */
+const ERROR_TEXTS = new Set(['Error', 'Offline after error']);
 
 const readTemperature = (raw: unknown): { actual: number | null; target: number | null } => {
   const parsed = temperature.safeParse(raw);
@@ -77,36 +101,50 @@ const readTemperature = (raw: unknown): { actual: number | null; target: number 
   return { actual: parsed.data.actual ?? null, target: parsed.data.target ?? null };
 };
 
-/** OctoPrint's state flags and job → our status (table in docs/printers.md). */
-export const octoprintStatus = (
-  printer: OctoprintPrinterAnswer | null,
-  job: OctoprintJobAnswer | null,
-): PrinterStatus => {
-  if (!printer) {
-    // 409 from /api/printer: OctoPrint runs but no printer is connected to it.
-    return { ...blankStatus('offline'), errorText: job?.error ?? null };
+const errorWords = (body: unknown): string | null => {
+  const parsed = apiErrorSchema.safeParse(body);
+  return parsed.success ? parsed.data.error : null;
+};
+
+/** The state from the flags of a 200 from /api/printer (docs/printers.md has the table). */
+const stateFromFlags = (
+  flags: OctoprintPrinterAnswer['state']['flags'],
+  job: OctoprintJobAnswer,
+): PrinterStatus['state'] => {
+  if (flags.error) return 'error';
+  if (flags.cancelling) return 'busy';
+  if (flags.pausing || flags.paused) return 'paused';
+  // `printing` covers Starting, Printing, Resuming and Finishing (comm.py L476–483).
+  if (flags.printing || flags.resuming || flags.finishing) return 'printing';
+  if (flags.operational && flags.ready) {
+    // There is no "Finished" text: a completed print is Operational with completion exactly 100
+    // and its file still selected (standard.py L1664–1672); after a cancel completion is null.
+    return job.progress.completion === 100 && job.job.file.name ? 'finished' : 'idle';
   }
-  const flags = printer.state.flags;
-  const completion = job?.progress.completion;
-  const progress = typeof completion === 'number' ? Math.min(1, Math.max(0, completion / 100)) : null;
+  return 'unknown';
+};
+
+/** OctoPrint's two answers → our status. `printer` is null when /api/printer said 409. */
+export const octoprintStatus = (printer: OctoprintPrinterAnswer | null, job: OctoprintJobAnswer): PrinterStatus => {
+  const vendorState = printer?.state.text ?? job.state;
   let state: PrinterStatus['state'];
-  if (flags.error) state = 'error';
-  else if (flags.closedOrError || !flags.operational) state = 'offline';
-  else if (flags.paused || flags.pausing) state = 'paused';
-  else if (flags.printing || flags.finishing) state = 'printing';
-  else if (flags.cancelling) state = 'busy';
-  else if (progress !== null && progress >= 1 && job?.job.file.name) state = 'finished';
-  else state = 'idle';
-  const temps = printer.temperature ?? {};
+  if (printer) state = stateFromFlags(printer.state.flags, job);
+  // 409: not operational, and /api/job's text is all that says why (printer.py L19–23).
+  else if (NOT_CONNECTED_TEXTS.has(job.state)) state = 'offline';
+  else if (ERROR_TEXTS.has(job.state)) state = 'error';
+  else state = 'unknown';
+  const completion = job.progress.completion;
+  const temps = printer?.temperature ?? {};
   return {
     state,
-    progress,
-    fileName: job?.job.file.name ?? null,
+    progress: typeof completion === 'number' ? Math.min(1, Math.max(0, completion / 100)) : null,
+    fileName: job.job.file.name ?? null,
     currentLayer: null,
     totalLayers: null,
-    secondsLeft: state === 'printing' || state === 'paused' ? (job?.progress.printTimeLeft ?? null) : null,
+    secondsLeft: state === 'printing' || state === 'paused' ? (job.progress.printTimeLeft ?? null) : null,
     temperatures: { nozzle: readTemperature(temps.tool0), bed: readTemperature(temps.bed) },
-    errorText: state === 'error' ? (job?.error ?? printer.state.text) : null,
+    errorText: state === 'error' || state === 'unknown' ? (job.error ?? vendorState) : null,
+    vendorState,
   };
 };
 
@@ -118,10 +156,41 @@ export const createOctoprintDriver = (
   const headers = { 'x-api-key': connection.apiKey };
   const now = options.now ?? Date.now;
 
-  const jobCommand = async (
-    command: Record<string, string>,
-    operation: string,
-  ): Promise<PrinterResult<void>> => {
+  /**
+   * A 403 on a print command comes from the PRINT permission (job.py L31, files.py L891) or from a
+   * key OctoPrint does not know (every call is refused then): one read with the same key tells which.
+   */
+  const refusedCommand = async (operation: string): Promise<PrinterResult<never>> => {
+    const check = await http.call({ method: 'GET', path: '/api/version', headers, operation: 'version', kind: 'read' });
+    if (!check.ok) return check;
+    return failed(
+      'not_allowed',
+      `${VENDOR} refused to ${operation} (403): the API key may not start or control prints; give its user the PRINT permission`,
+      403,
+    );
+  };
+
+  /** POST /api/files/local/{name} select+print: 409 when the printer is not ready (files.py L882–899). */
+  const selectAndPrint = async (fileName: string): Promise<PrinterResult<void>> => {
+    const result = await http.call({
+      method: 'POST',
+      path: `/api/files/local/${encodeURIComponent(fileName)}`,
+      headers,
+      json: { command: 'select', print: true },
+      operation: 'start',
+      kind: 'command',
+      acceptStatuses: [403, 409],
+    });
+    if (!result.ok) return result;
+    if (result.value.status === 403) return refusedCommand('start a print');
+    if (result.value.status === 409) {
+      const words = errorWords(result.value.body) ?? 'the printer is busy or not operational';
+      return failed('busy', `${VENDOR} did not start ${fileName}: ${words}`, 409);
+    }
+    return succeeded(undefined);
+  };
+
+  const jobCommand = async (command: Record<string, string>, operation: string): Promise<PrinterResult<void>> => {
     const result = await http.call({
       method: 'POST',
       path: '/api/job',
@@ -129,15 +198,14 @@ export const createOctoprintDriver = (
       json: command,
       operation,
       kind: 'command',
-      acceptStatuses: [409],
+      acceptStatuses: [403, 409],
     });
     if (!result.ok) return result;
+    if (result.value.status === 403) return refusedCommand(operation);
     if (result.value.status === 409) {
-      return failed(
-        'rejected',
-        `${VENDOR} ${operation}: no print job is active (or the printer is not operational)`,
-        409,
-      );
+      // job.py L16–57: not operational, or no print job is active.
+      const words = errorWords(result.value.body) ?? 'no print job is active, or the printer is not operational';
+      return failed('rejected', `${VENDOR} could not ${operation}: ${words}`, 409);
     }
     return succeeded(undefined);
   };
@@ -159,7 +227,7 @@ export const createOctoprintDriver = (
       if (!version.ok) return version;
       return succeeded({
         kind: 'octoprint' as const,
-        software: version.value.text ?? `OctoPrint ${version.value.server}`,
+        software: version.value.text,
         firmware: null,
         latencyMs: now() - started,
       });
@@ -180,40 +248,59 @@ export const createOctoprintDriver = (
         body: form,
         operation: 'upload',
         kind: 'upload',
+        acceptStatuses: [409],
       });
       if (!result.ok) return result;
+      if (result.value.status === 409) {
+        // files.py L632–636: the same name as the file being printed.
+        const words = errorWords(result.value.body) ?? 'the file is in use';
+        return failed('busy', `${VENDOR} did not store ${file.fileName}: ${words}`, 409);
+      }
       const answer = parseAnswer(uploadSchema, result.value.body, VENDOR, 'upload');
       if (!answer.ok) return answer;
+      const fileName = answer.value.files.local.path ?? answer.value.files.local.name;
       if (startPrint && answer.value.effectivePrint === false) {
-        return failed(
-          'busy',
-          `${VENDOR} stored ${file.fileName} but did not start it: the printer is not operational`,
-        );
+        // Stored but not started (files.py L574–599): the printer is not ready, or the key lacks
+        // the PRINT permission. Asking once more names which (409 busy, 403 permission).
+        const started = await selectAndPrint(fileName);
+        if (!started.ok) return started;
       }
-      return succeeded({
-        fileName: answer.value.files.local.path ?? answer.value.files.local.name,
-        printStarted: startPrint && answer.value.effectivePrint !== false,
-      });
+      return succeeded({ fileName, printStarted: startPrint });
     },
 
     async start(fileName) {
       const problem = printFileNameProblem(fileName);
       if (problem) return failed('rejected', problem);
-      const result = await http.call({
-        method: 'POST',
-        path: `/api/files/local/${encodeURIComponent(fileName)}`,
-        headers,
-        json: { command: 'select', print: true },
-        operation: 'start',
-        kind: 'command',
-      });
-      return result.ok ? succeeded(undefined) : result;
+      return selectAndPrint(fileName);
     },
 
     pause: () => jobCommand({ command: 'pause', action: 'pause' }, 'pause'),
     resume: () => jobCommand({ command: 'pause', action: 'resume' }, 'resume'),
     cancel: () => jobCommand({ command: 'cancel' }, 'cancel'),
-    lastOutcome: async () => succeeded(outcomeUnknown),
+
+    async lastOutcome(fileName) {
+      if (printFileNameProblem(fileName)) return succeeded(outcomeUnknown);
+      const result = await http.call({
+        method: 'GET',
+        path: `/api/files/local/${encodeURIComponent(fileName)}`,
+        headers,
+        operation: 'file details',
+        kind: 'read',
+        acceptStatuses: [404],
+      });
+      if (!result.ok) return result;
+      if (result.value.status === 404) return succeeded(outcomeUnknown);
+      const details = parseAnswer(fileDetailsSchema, result.value.body, VENDOR, 'file details');
+      if (!details.ok) return details;
+      const last = details.value.prints?.last;
+      if (!last) return succeeded(outcomeUnknown);
+      if (last.success) return succeeded({ outcome: 'completed', message: null });
+      // OctoPrint logs a cancelled print as not successful, like one that failed (standard.py L1774–1785).
+      return succeeded({
+        outcome: 'failed',
+        message: `${VENDOR} records the last print of ${fileName} as not successful (it failed or was cancelled; OctoPrint does not say which)`,
+      });
+    },
 
     async status() {
       const printerCall = await http.call({
