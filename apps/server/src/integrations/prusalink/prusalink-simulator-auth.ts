@@ -88,7 +88,8 @@ const buddyAuth = (options: SimulatorAuthOptions): SimulatorAuth => {
     },
     refusal(request) {
       const apiKey = request.headers['x-api-key'];
-      if (apiKey !== undefined) return apiKey === options.apiKey ? null : { status: 401, text: '401: Unauthorized' };
+      if (apiKey !== undefined)
+        return apiKey === options.apiKey ? null : { status: 401, text: '401: Unauthorized' };
       const fields = digestFields(request);
       const nonce = fields?.get('nonce') ?? '';
       if (!fields || !/^[0-9a-f]{16}$/.test(nonce)) return challenge(false);
@@ -141,7 +142,8 @@ const prusaLinkAuth = (options: SimulatorAuthOptions): SimulatorAuth => {
         fields.get('qop') === 'auth'
           ? md5(`${ha1}:${nonce}:${fields.get('nc') ?? ''}:${fields.get('cnonce') ?? ''}:auth:${ha2}`)
           : md5(`${ha1}:${nonce}:${ha2}`);
-      if (fields.get('uri') !== requestUri(request) || fields.get('response') !== expected) return challenge(false);
+      if (fields.get('uri') !== requestUri(request) || fields.get('response') !== expected)
+        return challenge(false);
       const age = Math.floor(options.now() / 1000) - Number.parseInt(issued, 16);
       return age < PRUSA_LINK_NONCE_SECONDS ? null : challenge(true);
     },

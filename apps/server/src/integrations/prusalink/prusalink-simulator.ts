@@ -50,7 +50,9 @@ const PRUSA_LINK_JOB_TICK_MS = 1_000;
 const NOMINAL_PRINT_SECONDS = 3_600;
 const BUDDY_INVALID_NAME = /["*:<>?\\|]/;
 
-export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions): Promise<PrinterSimulator> => {
+export const startPrusalinkSimulator = async (
+  options: PrusalinkSimulatorOptions,
+): Promise<PrinterSimulator> => {
   const buddy = options.firmware === 'buddy';
   const buddyVersion = options.buddyVersion ?? '6.3.0';
   const now = options.now ?? Date.now;
@@ -58,7 +60,14 @@ export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions
   const password = options.password ?? 'screen-pa55';
   const apiKey = options.apiKey ?? 'PLk3yFromScreen';
   const storage = buddy ? 'usb' : 'local';
-  const auth = createSimulatorAuth({ firmware: options.firmware, buddyVersion, username, password, apiKey, now });
+  const auth = createSimulatorAuth({
+    firmware: options.firmware,
+    buddyVersion,
+    username,
+    password,
+    apiKey,
+    now,
+  });
 
   let state: VendorState = 'IDLE';
   let job: Job | null = null;
@@ -107,7 +116,11 @@ export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions
     const known = shortNames.get(fileName);
     if (known) return known;
     const dot = fileName.lastIndexOf('.');
-    const base = fileName.slice(0, dot).replace(/[^A-Za-z0-9]/g, '').slice(0, 6).toUpperCase();
+    const base = fileName
+      .slice(0, dot)
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, 6)
+      .toUpperCase();
     const alias = `${base}~${shortNames.size + 1}.${fileName.slice(dot + 1, dot + 4).toUpperCase()}`;
     shortNames.set(fileName, alias);
     return alias;
@@ -209,7 +222,9 @@ export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions
               ],
               printer: {
                 ...printer,
-                status_printer: errorMessage ? { ok: false, message: errorMessage } : { ok: true, message: 'OK' },
+                status_printer: errorMessage
+                  ? { ok: false, message: errorMessage }
+                  : { ok: true, message: 'OK' },
                 status_connect: { ok: false, message: 'Not configured' },
               },
             }),
@@ -251,7 +266,8 @@ export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions
     if (buddy && target !== 'usb') return text(404, 'Not Found');
     if (!buddy && target === 'sdcard') return text(409, 'Storage is read only'); // check_storage, lib/files.py L330–347
     if (!buddy && target !== 'local') return text(404, 'Storage not found');
-    if (request.headers['content-length'] === undefined) return text(411, buddy ? 'Length Required' : 'LengthRequired');
+    if (request.headers['content-length'] === undefined)
+      return text(411, buddy ? 'Length Required' : 'LengthRequired');
     if (buddy && request.body.length === 0) return text(501, "0-sized files aren't implemented"); // up.cpp L121–130
     if (BUDDY_INVALID_NAME.test(name))
       return buddy ? text(422, 'Filename contains invalid characters') : text(400, 'ForbiddenCharacters');
@@ -345,7 +361,8 @@ export const startPrusalinkSimulator = async (options: PrusalinkSimulatorOptions
 
   const requireActiveJob = (what: string): Job => {
     const current = activeJob();
-    if (!current) throw new Error(`The simulated printer cannot ${what}: nothing is printing (${describe()})`);
+    if (!current)
+      throw new Error(`The simulated printer cannot ${what}: nothing is printing (${describe()})`);
     return current;
   };
 
