@@ -126,7 +126,8 @@ export const startPrusalinkSimulator = async (
     return alias;
   };
 
-  const printing = (): boolean => state === 'PRINTING' || state === 'PAUSED' || state === 'ATTENTION';
+  /** A job on the bed keeps the heaters on (paused and attention included). */
+  const heating = (): boolean => state === 'PRINTING' || state === 'PAUSED' || state === 'ATTENTION';
 
   // ── Answers ─────────────────────────────────────────────────────────────────────────────────
 
@@ -195,7 +196,7 @@ export const startPrusalinkSimulator = async (
   /** Buddy sr.cpp L19–82 (storage an object; axis_x/y not while printing) / Prusa-Link main.py L190–275 (a storage list, status_printer). */
   const status = (): FakeAnswer => {
     const current = visibleJob();
-    const hot = printing();
+    const hot = heating();
     const printer = {
       state: reportedState ?? state,
       temp_bed: hot ? 59.8 : 24.1,
