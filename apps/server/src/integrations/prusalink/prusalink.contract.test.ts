@@ -1,17 +1,11 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRINTER_STATES, prusalinkConnectionSchema } from '@layerline/contracts';
 import type { PrintFile } from '../../modules/production/printer-driver.ts';
-import {
-  startFakePrinterServer,
-  type FakePrinterServer,
-  type FakeRequest,
-} from '../http-client/fake-printer-server.ts';
 import { startPrismMock, type PrismMock } from '../http-client/prism-mock.ts';
-import { createPrusalinkDriver, prusalinkStatus } from './prusalink-driver.ts';
+import { createPrusalinkDriver } from './prusalink-driver.ts';
 
 /**
  * Contract tests: every request the PrusaLink adapter builds goes to Prism serving PrusaLink's own
@@ -22,9 +16,9 @@ import { createPrusalinkDriver, prusalinkStatus } from './prusalink-driver.ts';
  * HTTP Digest, while PrusaLink also accepts the `X-Api-Key` header (the key shown on the printer's
  * screen, and what PrusaSlicer sends). The patched copy offers both, either one sufficing.
  *
- * Digest's challenge-response and the faults (garbage, timeouts, 401, 409, an error mid-print) are
- * exercised against a small local server speaking the spec's shapes, since Prism cannot issue a
- * Digest nonce.
+ * Digest's challenge-response, the two firmwares' own answers in every state and the faults are
+ * exercised against the PrusaLink simulators (prusalink-driver.test.ts), since Prism cannot issue
+ * a Digest nonce and the spec's examples are neither server's exact answers.
  */
 const SPEC = '/work/shared/contracts/prusalink/openapi.yaml';
 const policy = { allowLoopback: true };
@@ -72,12 +66,13 @@ const recordingFetch =
     return response;
   };
 
-const apiKeyDriver = (extraHeaders: Record<string, string> = {}) =>
+const apiKeyDriver = (extraHeaders: Record<string, string> = {}, storage = 'usb') =>
   createPrusalinkDriver(
     prusalinkConnectionSchema.parse({
       kind: 'prusalink',
       baseUrl: prism.origin,
       auth: { kind: 'api-key', apiKey: 'PLk3y' },
+      storage,
     }),
     { policy, fetch: recordingFetch(extraHeaders), sleep: async () => {} },
   );
@@ -109,12 +104,16 @@ beforeEach(() => {
 });
 
 describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
-  it('probes /api/version with the API key', async () => {
-    expect(await apiKeyDriver().probe()).toMatchObject({
+  it('probes /api/version with the API key, and the status for the printer’s storage', async () => {
+    // The spec's status example lists the storage "/local".
+    expect(await apiKeyDriver({}, 'local').probe()).toMatchObject({
       ok: true,
       value: { kind: 'prusalink', software: 'PrusaLink 0.7.0', firmware: '3.10.1-4697' },
     });
-    expect(recorded).toEqual([expect.objectContaining({ method: 'GET', status: 200, violations: null })]);
+    expect(recorded.map((r) => [r.method, r.url.pathname, r.status, r.violations])).toEqual([
+      ['GET', '/api/version', 200, null],
+      ['GET', '/api/v1/status', 200, null],
+    ]);
   });
 
   it('uploads with PUT, Print-After-Upload ?1 and Overwrite ?1, as the spec allows', async () => {
@@ -188,185 +187,5 @@ describe('PrusaLink adapter against its OpenAPI (Prism)', () => {
     expect(badId.status).toBe(422);
     const anonymous = await fetch(`${prism.origin}/api/v1/status`);
     expect(anonymous.status).toBe(401);
-  });
-});
-
-// ---- Digest and faults, against a local server in the spec's shapes --------------------------
-
-const REALM = 'Printer API';
-const USER = { username: 'maker', password: 'pa55word' };
-let server: FakePrinterServer;
-let nonce = 'nonce-1';
-let printerState = 'PRINTING';
-let statusPrinter: { ok: boolean; message: string } = { ok: true, message: 'OK' };
-
-/** Independent check of a Digest answer (RFC 2617 without qop, as PrusaLink's own server uses). */
-const digestValid = (request: FakeRequest): boolean => {
-  const header = String(request.headers.authorization ?? '');
-  const field = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(header)?.[1];
-  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  if (!header.startsWith('Digest ') || field('username') !== USER.username || field('nonce') !== nonce)
-    return false;
-  const expected = md5(
-    `${md5(`${USER.username}:${REALM}:${USER.password}`)}:${nonce}:${md5(`${request.method}:${field('uri')}`)}`,
-  );
-  return field('uri') === `${request.url.pathname}${request.url.search}` && field('response') === expected;
-};
-
-beforeAll(async () => {
-  server = await startFakePrinterServer((request) => {
-    if (!digestValid(request)) {
-      return {
-        status: 401,
-        text: 'Unauthorized',
-        headers: { 'www-authenticate': `Digest realm="${REALM}", nonce="${nonce}"` },
-      };
-    }
-    if (request.url.pathname === '/api/version')
-      return {
-        status: 200,
-        json: { api: '2.0.0', version: '0.8.1', printer: '1.0.0', text: 'PrusaLink', firmware: '6.1.3+7898' },
-      };
-    if (request.url.pathname === '/api/v1/status') {
-      return {
-        status: 200,
-        json: {
-          job: { id: 77, progress: 61.5, time_remaining: 1400, time_printing: 2200 },
-          printer: {
-            state: printerState,
-            temp_nozzle: 215.1,
-            target_nozzle: 215,
-            temp_bed: 60.1,
-            target_bed: 60,
-            status_printer: statusPrinter,
-          },
-        },
-      };
-    }
-    if (request.url.pathname === '/api/v1/job') {
-      return {
-        status: 200,
-        json: {
-          id: 77,
-          state: printerState,
-          progress: 61.5,
-          time_printing: 2200,
-          file: { name: 'LAYERL~1.BGC', display_name: 'layerline-job-9.bgcode' },
-        },
-      };
-    }
-    if (request.method === 'PUT' && request.url.pathname.startsWith('/api/v1/files/'))
-      return { status: 201, text: '' };
-    return { status: 404, text: 'Not found' };
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-const digestDriver = (password = USER.password, timeoutMs = 2_000) =>
-  createPrusalinkDriver(
-    prusalinkConnectionSchema.parse({
-      kind: 'prusalink',
-      baseUrl: server.origin,
-      auth: { kind: 'digest', username: USER.username, password },
-    }),
-    { policy, timeoutMs, sleep: async () => {} },
-  );
-
-describe('PrusaLink adapter: Digest and faults', () => {
-  beforeEach(() => {
-    server.requests.length = 0;
-    server.faults.length = 0;
-    printerState = 'PRINTING';
-    statusPrinter = { ok: true, message: 'OK' };
-  });
-
-  it('answers the Digest challenge once and reuses it; a rotated nonce is answered again', async () => {
-    const driver = digestDriver();
-    expect(await driver.probe()).toMatchObject({
-      ok: true,
-      value: { software: 'PrusaLink', firmware: '6.1.3+7898' },
-    });
-    expect(server.requests.map((r) => Boolean(r.headers.authorization))).toEqual([false, true]);
-    const status = await driver.status();
-    expect(status).toMatchObject({
-      ok: true,
-      value: { state: 'printing', progress: 0.615, secondsLeft: 1400, fileName: 'layerline-job-9.bgcode' },
-    });
-    expect(server.requests).toHaveLength(4);
-    nonce = 'nonce-2';
-    expect((await driver.probe()).ok).toBe(true);
-    nonce = 'nonce-1';
-  });
-
-  it('primes the challenge before an upload so the file is sent once', async () => {
-    const driver = digestDriver();
-    expect(await driver.upload(file, { startPrint: false })).toMatchObject({ ok: true });
-    expect(server.requests.map((r) => [r.method, Boolean(r.headers.authorization)])).toEqual([
-      ['GET', false],
-      ['GET', true],
-      ['PUT', true],
-    ]);
-    expect(server.requests[2]!.headers['print-after-upload']).toBe('?0');
-  });
-
-  it('a wrong password is auth_refused after one answered challenge, and names no secret', async () => {
-    const result = await digestDriver('wrong-password').probe();
-    expect(result).toMatchObject({ ok: false, failure: { kind: 'auth_refused', status: 401 } });
-    expect(JSON.stringify(result)).not.toContain('wrong-password');
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('reports an error mid-print and a printer that needs attention with the printer’s words', async () => {
-    const driver = digestDriver();
-    printerState = 'ERROR';
-    statusPrinter = { ok: false, message: 'Heater nozzle thermal runaway' };
-    expect(await driver.status()).toMatchObject({
-      ok: true,
-      value: { state: 'error', errorText: 'Heater nozzle thermal runaway' },
-    });
-    printerState = 'ATTENTION';
-    statusPrinter = { ok: false, message: 'Filament runout' };
-    expect(await driver.status()).toMatchObject({
-      ok: true,
-      value: { state: 'paused', errorText: 'The printer needs attention: Filament runout' },
-    });
-  });
-
-  it('garbage (HTML, wrong JSON) is bad_answer; a silent printer times out', async () => {
-    const driver = digestDriver(USER.password, 150);
-    expect((await driver.probe()).ok).toBe(true);
-    server.faults.push('html');
-    expect(await driver.status()).toMatchObject({ ok: false, failure: { kind: 'bad_answer' } });
-    server.faults.push('wrong-json');
-    expect(await driver.status()).toMatchObject({ ok: false, failure: { kind: 'bad_answer' } });
-    server.faults.push('hang', 'hang');
-    expect(await driver.status()).toMatchObject({ ok: false, failure: { kind: 'timeout' } });
-  });
-
-  it('maps every state the spec lists', () => {
-    const states = [
-      'IDLE',
-      'BUSY',
-      'PRINTING',
-      'PAUSED',
-      'FINISHED',
-      'STOPPED',
-      'ERROR',
-      'ATTENTION',
-      'READY',
-    ] as const;
-    expect(states.map((state) => prusalinkStatus({ printer: { state } }, null).state)).toEqual([
-      'idle',
-      'busy',
-      'printing',
-      'paused',
-      'finished',
-      'idle',
-      'error',
-      'paused',
-      'idle',
-    ]);
   });
 });
