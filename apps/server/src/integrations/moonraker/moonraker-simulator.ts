@@ -6,7 +6,7 @@ import {
   type FakeRequest,
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
-import { startNetworkSwitch } from './network-switch.ts';
+import { startSwitchableListener } from '../http-client/switchable-listener.ts';
 
 /**
  * Moonraker in front of Klipper, answering as the real pair does. Every behaviour is taken from
@@ -422,7 +422,7 @@ export async function startMoonrakerSimulator(
   };
 
   const server = await startFakePrinterServer(handle);
-  const network = await startNetworkSwitch(server.origin);
+  const network = await startSwitchableListener(Number(new URL(server.origin).port));
   const connection = (key: string | null): PrinterConnectionInput => ({
     kind: 'moonraker',
     baseUrl: network.origin,
@@ -497,22 +497,21 @@ export async function startMoonrakerSimulator(
     },
     setKlippy,
     async restartServer({ graceful = false } = {}) {
-      network.unplug();
+      await network.close();
       // hist.py: a graceful exit closes the running job as server_exit (on_exit); after a crash
       // the row still in_progress is marked interrupted at start-up (L252–259). Klipper prints on.
       finishRow(graceful ? 'server_exit' : 'interrupted');
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await network.plugIn();
+      await network.open();
     },
     setReachable(reachable) {
-      if (reachable) void network.plugIn();
-      else network.unplug();
+      void (reachable ? network.open() : network.close());
     },
     sayUnknownState(state) {
       unknownState = state;
     },
     async stop() {
-      await network.stop();
+      await network.close();
       await server.stop();
     },
   };

@@ -1,5 +1,3 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import {
   startFakePrinterServer,
   type FakeAnswer,
@@ -7,6 +5,7 @@ import {
   type FakeRequest,
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
+import { startSwitchableListener } from '../http-client/switchable-listener.ts';
 
 /**
  * An in-process OctoPrint 1.11.8 with a Marlin printer on its serial port, answering every request
@@ -439,7 +438,7 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
   };
 
   const backend: FakePrinterServer = await startFakePrinterServer(handle);
-  const front = await startFrontDoor(Number(new URL(backend.origin).port));
+  const front = await startSwitchableListener(Number(new URL(backend.origin).port));
   const origin = front.origin;
 
   const requirePrint = (what: string): void => {
@@ -525,66 +524,3 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
     },
   };
 }
-
-/**
- * The simulator's network front: a TCP relay to the HTTP server that can stop listening (the
- * network is down, or OctoPrint is restarting: connections are refused) and listen again on the
- * same port.
- */
-interface FrontDoor {
-  readonly origin: string;
-  open(): Promise<void>;
-  close(): Promise<void>;
-}
-
-const startFrontDoor = async (backendPort: number): Promise<FrontDoor> => {
-  const sockets = new Set<Socket>();
-  const relay = (client: Socket): void => {
-    const upstream = connect(backendPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    const drop = (): void => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  };
-  let server: Server | null = createServer(relay);
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async open() {
-      if (server) return;
-      const reopened = createServer(relay);
-      server = reopened;
-      // The closed listener's port may take a moment to be released.
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await new Promise<void>((resolve, reject) => {
-            reopened.once('error', reject);
-            reopened.listen(port, '127.0.0.1', () => {
-              reopened.off('error', reject);
-              resolve();
-            });
-          });
-          return;
-        } catch (error) {
-          if (attempt >= 20 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-      }
-    },
-    async close() {
-      const closing = server;
-      if (!closing) return;
-      server = null;
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      await new Promise<void>((resolve) => closing.close(() => resolve()));
-    },
-  };
-};

@@ -6,7 +6,7 @@ import {
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
 import { createSimulatorAuth } from './prusalink-simulator-auth.ts';
-import { startSwitchableListener } from './switchable-listener.ts';
+import { startSwitchableListener } from '../http-client/switchable-listener.ts';
 
 /**
  * A PrusaLink printer that answers as the real ones do, one of two servers speaking the same

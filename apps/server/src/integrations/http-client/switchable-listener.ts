@@ -2,7 +2,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A TCP front for a simulator's HTTP server that can stop taking connections and take them again
+ * Test helper for the printer simulators (OctoPrint, Moonraker, PrusaLink): a TCP front for a simulator's HTTP server that can stop taking connections and take them again
  * on the same port: the network cable pulled, a printer rebooting or halted on an error screen.
  * While closed, a client's connection is refused, as it is by a real printer that is not there.
  */
@@ -31,7 +31,7 @@ export const startSwitchableListener = async (targetPort: number): Promise<Switc
     client.pipe(upstream);
     upstream.pipe(client);
   });
-  const listen = (port: number): Promise<void> =>
+  const listenOnce = (port: number): Promise<void> =>
     new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
@@ -39,6 +39,17 @@ export const startSwitchableListener = async (targetPort: number): Promise<Switc
         resolve();
       });
     });
+  /** The closed listener's port may take a moment to be released. */
+  const listen = async (port: number): Promise<void> => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await listenOnce(port);
+      } catch (error) {
+        if (attempt >= 20 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  };
   await listen(0);
   const port = (server.address() as AddressInfo).port;
 
