@@ -78,6 +78,15 @@ describe.skipIf(!slicer.available || !bundles)(`farm G-code with PrusaSlicer's p
   /** The heating commands PrusaSlicer wrote, without their comments. */
   const heating = (gcode: string) => lines(gcode).filter((l) => /^M(104|109|140|190) S[1-9]/.test(l)).map((l) => l.split(' ;')[0]);
 
+  it('offers the installed bundles’ FFF printer presets to admins, the MK3S among them and no resin printer', async () => {
+    const listed = await admin.get('/api/admin/slicer/printer-presets');
+    expect(listed.status).toBe(200);
+    expect(listed.body.available).toBe(true);
+    expect(listed.body.presets).toContainEqual({ vendor: 'PrusaResearch', preset: MK3S, bedMm: { x: 250, y: 210 }, maxHeightMm: 210, nozzleMm: 0.4 });
+    expect(listed.body.presets.some((p: { preset: string }) => p.preset.startsWith('Original Prusa SL1'))).toBe(false);
+    expect((await maker.get('/api/admin/slicer/printer-presets')).status).toBe(403);
+  });
+
   it('a PETG job on the bundled MK3S preset: PETG’s temperatures and the MK3S’s own start G-code', async () => {
     const { profileKey, gcode } = await printOne();
     expect(profileKey).toMatch(/^n0\.4-250x210x210-b[0-9a-f]{16}$/);
