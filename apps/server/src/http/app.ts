@@ -16,6 +16,7 @@ import { registerSiteRoutes } from '../modules/site/site-routes.ts';
 import { registerDesignRoutes } from '../modules/designs/design-routes.ts';
 import { registerShopRoutes } from '../modules/shops/shop-routes.ts';
 import { registerMarketplaceRoutes } from '../integrations/marketplaces/marketplaces.ts';
+import { registerSlicerPresetRoutes } from '../integrations/prusa-slicer/printer-preset-routes.ts';
 import { registerWebhookIntakeRoutes } from '../modules/shops/webhook-intake-routes.ts';
 import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
@@ -163,6 +164,7 @@ export async function buildHttpServer(
   });
   registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
   registerPrinterRoutes(app, { printers: context.printers });
+  registerSlicerPresetRoutes(app, { binaryPath: config.prusaSlicerPath });
   registerProductionRoutes(app, { production: context.production });
   registerShopRoutes(app, { shops: context.shops, publicUrl: config.publicUrl });
   registerOrderRoutes(app, {

@@ -391,6 +391,7 @@ const MATRIX: readonly Entry[] = [
     sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/spools`, body: { spools: [{ material: 'PLA', colourName: 'White', colourHex: '#ffffff', gramsLeft: 500, loaded: true }] } }),
   },
   { method: 'POST', url: '/api/admin/printers/:id/test', access: 'admin', readOnly: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/test` }), noMassAssignment: 'no body' },
+  { method: 'GET', url: '/api/admin/slicer/printer-presets', access: 'admin', sample: () => ({ url: '/api/admin/slicer/printer-presets' }) },
   // the print farm at work (issue 11): the board, beds, QC, the queue, packing. Admins only; job and order routes
   // on an id that does not exist (404 for admins: the rules are tested in production.api.test.ts).
   { method: 'GET', url: '/api/admin/production/board', access: 'admin', sample: () => ({ url: '/api/admin/production/board' }) },

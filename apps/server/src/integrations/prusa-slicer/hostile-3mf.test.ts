@@ -28,7 +28,11 @@ describe.skipIf(!slicer.available)(`a 3MF carrying a hostile slicer config${slic
     await rm(marker, { force: true });
   });
 
-  it('is sliced with our profile: its post_process never runs and its settings do not apply', async () => {
+  // A farm printer's config is composed from the bundles over the same base profile (print-profile.ts).
+  it.each([
+    ['a quote', undefined],
+    ['a farm printer with no profile', { nozzleMm: 0.4, bedMm: { x: 250, y: 210, z: 210 }, profile: null }],
+  ] as const)('is sliced with our profile (%s): its post_process never runs and its settings do not apply', async (_, printer) => {
     const modelPath = path.join(root, 'upload.3mf');
     await writeFile(modelPath, hostile3mf(marker));
     const result = await sliceWithPrusaSlicer({
@@ -36,6 +40,7 @@ describe.skipIf(!slicer.available)(`a 3MF carrying a hostile slicer config${slic
       format: '3mf',
       settings: { layerHeightMm: 0.2, infillPercent: 15, filament: 'PLA', densityGPerCm3: 1.24 },
       scratchRoot: root,
+      ...(printer ? { printer } : {}),
     });
     const gcode = readFileSync(result.gcodePath, 'utf8');
     expect(existsSync(marker)).toBe(false);
@@ -46,5 +51,6 @@ describe.skipIf(!slicer.available)(`a 3MF carrying a hostile slicer config${slic
     // Same cube as ps-20mm_cube.obj (3.50 g, 1689 s in REFERENCE.tsv).
     expect(result.grams).toBeCloseTo(3.5, 1);
     expect((await readdir(root)).sort()).toEqual([path.basename(result.gcodePath), 'upload.3mf'].sort());
+    await rm(result.gcodePath);
   });
 });

@@ -1,11 +1,12 @@
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FilamentType } from '@layerline/contracts';
+import type { FilamentType, PrinterSlicerProfile } from '@layerline/contracts';
 import { detectPrusaSlicer } from './detect.ts';
 import { SlicerError } from './errors.ts';
 import { readGcodeSummary } from './gcode-summary.ts';
+import { composePrintProfile } from './print-profile.ts';
 import { DEFAULT_SANDBOX_LIMITS, buildSandboxCommand, probeSandbox, runSandboxed } from './sandbox.ts';
 import { handOver, makeScratch, traversableByOthers, type Scratch } from './scratch.ts';
 import { classifyFailure, extractWarnings, outputForLogs } from './slicer-messages.ts';
@@ -29,10 +30,16 @@ export interface SliceSettings {
   densityGPerCm3: number;
 }
 
-/** The printer the G-code is for: its nozzle and bed replace the profile's (the part is centred on that bed). */
+/**
+ * The farm printer the G-code is for (the part is centred on its bed): sliced with its printer
+ * profile and the material's bundled filament profile (print-profile.ts). A bundled preset brings
+ * its own bed and nozzle; custom G-code and no profile use these.
+ */
 export interface SlicePrinter {
   nozzleMm: number;
   bedMm: { x: number; y: number; z: number };
+  /** Null or absent: Layerline's generic start and end G-code (no mesh bed levelling). */
+  profile?: PrinterSlicerProfile | null;
 }
 
 export interface SliceInput {
@@ -52,6 +59,8 @@ export interface SliceInput {
   signal?: AbortSignal;
   /** The PrusaSlicer binary (path or name in PATH); the config module maps PRUSA_SLICER_PATH here. */
   binaryPath?: string;
+  /** Where the vendor bundles are; default found beside the binary (vendor-bundles.ts). */
+  profilesDir?: string;
 }
 
 export interface SliceResult {
@@ -75,7 +84,11 @@ export interface SliceResult {
 
 export const DEFAULT_TIMEOUT_MS = 180_000;
 
-/** The base profile: a copy of /work/shared/models/prusaslicer-profile.ini: every key (261), see docs/slicer-sandbox.md on why all. */
+/**
+ * The base profile: a copy of /work/shared/models/prusaslicer-profile.ini: every key (261), see
+ * docs/slicer-sandbox.md on why all. Quotes are sliced with it as it is; a farm printer's G-code
+ * with the printer's and the material's bundled profiles over it.
+ */
 export const PROFILE_PATH = fileURLToPath(new URL('./profile.ini', import.meta.url));
 
 /** PrusaSlicer 2.5's `filament_type` names. */
@@ -110,8 +123,8 @@ function validate(input: SliceInput): void {
   }
 }
 
-function slicerArgs(scratch: Scratch, settings: SliceSettings, printer: SlicePrinter | undefined): string[] {
-  const { x, y, z } = printer?.bedMm ?? { x: 0, y: 0, z: 0 };
+/** A farm printer's config comes whole from print-profile.ts; a quote's material is only named (its grams need no more). */
+function slicerArgs(scratch: Scratch, settings: SliceSettings, forPrinter: boolean): string[] {
   return [
     '--loglevel', '1',
     '--datadir', path.join(scratch.workDir, 'datadir'),
@@ -119,10 +132,7 @@ function slicerArgs(scratch: Scratch, settings: SliceSettings, printer: SlicePri
     '--layer-height', num(settings.layerHeightMm),
     '--fill-density', `${num(settings.infillPercent)}%`,
     '--filament-density', num(settings.densityGPerCm3),
-    '--filament-type', FILAMENT_TYPE[settings.filament],
-    ...(printer
-      ? ['--nozzle-diameter', num(printer.nozzleMm), '--bed-shape', `0x0,${num(x)}x0,${num(x)}x${num(y)},0x${num(y)}`, '--max-print-height', num(z)]
-      : []),
+    ...(forPrinter ? [] : ['--filament-type', FILAMENT_TYPE[settings.filament]]),
     '--export-gcode',
     '--output', scratch.outFile,
     scratch.modelFile,
@@ -159,14 +169,24 @@ export async function sliceWithPrusaSlicer(input: SliceInput): Promise<SliceResu
   if (!model.isFile()) throw new SlicerError('failed', 'The model path is not a file');
   if (model.size === 0) throw new SlicerError('failed', 'The model file is empty');
 
+  const baseProfile = await readFile(PROFILE_PATH, 'utf8');
+  const profile = input.printer
+    ? await composePrintProfile({
+        baseProfile,
+        printer: input.printer,
+        filament: input.settings.filament,
+        bundles: { binaryPath: slicer.path, ...(input.profilesDir ? { profilesDir: input.profilesDir } : {}) },
+      })
+    : baseProfile;
+
   let scratch: Scratch | undefined;
   try {
     try {
-      scratch = await makeScratch(root, input.format, input.modelPath, PROFILE_PATH, jobIsolation.dropTo);
+      scratch = await makeScratch(root, input.format, input.modelPath, profile, jobIsolation.dropTo);
     } catch (error) {
       throw new SlicerError('failed', `Could not prepare the slicing directory: ${(error as Error).message}`, { cause: error });
     }
-    const command = buildSandboxCommand({ command: slicer.path, args: slicerArgs(scratch, input.settings, input.printer), workDir: scratch.workDir, limits, isolation: jobIsolation });
+    const command = buildSandboxCommand({ command: slicer.path, args: slicerArgs(scratch, input.settings, input.printer !== undefined), workDir: scratch.workDir, limits, isolation: jobIsolation });
     const run = await runSandboxed(command, { timeoutMs, ...(input.signal ? { signal: input.signal } : {}) });
     const context = { scratchDir: scratch.dir, timeoutMs, cpuSeconds: limits.cpuSeconds, memoryLimitBytes: limits.addressSpaceBytes };
     if (run.timedOut || run.aborted || run.exitCode !== 0) throw classifyFailure(run, context);

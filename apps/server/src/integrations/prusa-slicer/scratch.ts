@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -29,14 +29,14 @@ export interface Scratch {
 }
 
 /**
- * scratch/ (0711, ours)  model.<ext> (0444, a copy)  profile.ini (0444)
+ * scratch/ (0711, ours)  model.<ext> (0444, a copy)  profile.ini (0444, the config given)
  *          work/ (0700, the sandbox user's: cwd, HOME, --datadir, out.gcode)
  */
 export async function makeScratch(
   root: string,
   format: string,
   modelPath: string,
-  profilePath: string,
+  profile: string,
   dropTo: { uid: number; gid: number } | null,
 ): Promise<Scratch> {
   const dir = await mkdtemp(path.join(root, SCRATCH_PREFIX));
@@ -48,7 +48,7 @@ export async function makeScratch(
     outFile: path.join(dir, 'work', 'out.gcode'),
   };
   await copyFile(modelPath, scratch.modelFile);
-  await copyFile(profilePath, scratch.profileFile);
+  await writeFile(scratch.profileFile, profile, { flag: 'wx' });
   await chmod(scratch.modelFile, 0o444);
   await chmod(scratch.profileFile, 0o444);
   await mkdir(scratch.workDir, { mode: 0o700 });

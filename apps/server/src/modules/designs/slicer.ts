@@ -1,9 +1,15 @@
-import type { FilamentType } from '@layerline/contracts';
+import type { FilamentType, PrinterSlicerProfile } from '@layerline/contracts';
 
-/** A printer profile: the nozzle and the build volume G-code is made for (the print farm's printers). */
+/**
+ * A farm printer the G-code is made for: its nozzle and build volume, and how it is sliced (a
+ * bundled PrusaSlicer printer preset, the operator's own start and end G-code, or null: Layerline's
+ * generic start and end G-code; docs/slicing-profiles.md).
+ */
 export interface SlicerPrinter {
   readonly nozzleMm: number;
   readonly bedMm: { readonly x: number; readonly y: number; readonly z: number };
+  /** Absent in a request queued before printer profiles existed: treated as null. */
+  readonly profile?: PrinterSlicerProfile | null;
 }
 
 /** Exact slicing of a model file (port; the PrusaSlicer integration implements it). */
@@ -13,7 +19,7 @@ export interface Slicer {
     modelPath: string;
     format: 'stl' | 'obj' | '3mf';
     settings: { layerHeightMm: number; infillPercent: number; filament: FilamentType; densityGPerCm3: number };
-    /** The printer the G-code is for (its nozzle and bed); absent: the quotes' profile (0.4 mm, 250 × 210 × 210 mm). */
+    /** The printer the G-code is for (its profile, nozzle and bed); absent: the quotes' profile (0.4 mm, 250 × 210 × 210 mm, no material profile). */
     printer?: SlicerPrinter;
   }): Promise<{ grams: number; printSeconds: number; gcodePath: string }>;
 }

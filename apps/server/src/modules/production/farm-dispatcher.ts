@@ -1,4 +1,5 @@
-import { isPrinterFree, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import { createHash } from 'node:crypto';
+import { isPrinterFree, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
 import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
@@ -47,13 +48,25 @@ export interface PrintFileRequest {
   readonly printer: SlicerPrinter;
 }
 
-/** A printer's slicing profile: its nozzle and build volume, and the key its files are stored under. */
-export function printerProfileOf(row: Pick<PrinterRow, 'nozzleMm' | 'buildXMm' | 'buildYMm' | 'buildZMm'>): { key: string; printer: SlicerPrinter } {
+/**
+ * A printer's slicing profile: its nozzle, build volume and printer profile, and the key its files
+ * are stored under: `n<nozzle>-<x>x<y>x<z>-<profile>`, the profile being `generic` (none),
+ * `b<hash>` (a bundled preset: vendor and name) or `c<hash>` (custom start and end G-code), so
+ * changing any of them slices the configuration again. The material is part of the configuration.
+ */
+export function printerProfileOf(row: Pick<PrinterRow, 'nozzleMm' | 'buildXMm' | 'buildYMm' | 'buildZMm' | 'slicerProfile'>): { key: string; printer: SlicerPrinter } {
   const mm = (n: number) => String(Math.round(n * 1000) / 1000);
+  const profile = (row.slicerProfile as PrinterSlicerProfile | null) ?? null;
   return {
-    key: `n${mm(row.nozzleMm)}-${mm(row.buildXMm)}x${mm(row.buildYMm)}x${mm(row.buildZMm)}`,
-    printer: { nozzleMm: row.nozzleMm, bedMm: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm } },
+    key: `n${mm(row.nozzleMm)}-${mm(row.buildXMm)}x${mm(row.buildYMm)}x${mm(row.buildZMm)}-${profileIdentity(profile)}`,
+    printer: { nozzleMm: row.nozzleMm, bedMm: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm }, profile },
   };
+}
+
+function profileIdentity(profile: PrinterSlicerProfile | null): string {
+  if (!profile) return 'generic';
+  const parts = profile.kind === 'bundled' ? [profile.vendor, profile.preset] : [profile.startGcode, profile.endGcode];
+  return `${profile.kind === 'bundled' ? 'b' : 'c'}${createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16)}`;
 }
 
 export interface TickReport {
@@ -186,7 +199,7 @@ export function createFarmDispatcher(deps: {
 
   /**
    * The file a job prints on a printer: a simulation file, or the configuration's G-code sliced for
-   * the printer's profile (nozzle and bed), asked for the first time a job of that configuration
+   * the printer's profile (nozzle, bed and printer profile: printerProfileOf), asked for the first time a job of that configuration
    * meets a printer of that profile. `wait`: it is being sliced; `refused`: PrusaSlicer refused it.
    */
   async function fileFor(job: PrintJobRow, row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { refused: string }> {

@@ -425,7 +425,7 @@ describe('with PrusaSlicer installed', () => {
     // Assigned to the printer, it waits while the configuration is sliced for that printer's profile.
     const job = await tickUntilPrinting(queued!.id);
     expect(job.printerId).toBe(printer.body.id);
-    const gcode = await fileFor(configId, 'n0.4-200x200x200');
+    const gcode = await fileFor(configId, 'n0.4-200x200x200-generic');
     expect(gcode).toMatch(/; bed_shape = 0x0,200x0,200x200,0x200/);
     expect(gcode).toMatch(/; nozzle_diameter = 0.4/);
     expect((await boss.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'next: a real printer API' })).status).toBe(200);
@@ -451,7 +451,7 @@ describe('with PrusaSlicer installed', () => {
       const onOcto = await tickUntilPrinting(waiting!.id);
       expect(onOcto.printerId).toBe(real.body.id);
       // The file OctoPrint received is the configuration sliced for its bed, under the job's name.
-      const octoGcode = await fileFor(configId, 'n0.4-250x210x220');
+      const octoGcode = await fileFor(configId, 'n0.4-250x210x220-generic');
       expect(octoGcode).toMatch(/; bed_shape = 0x0,250x0,250x210,0x210/);
       expect([...octo.files.keys()]).toEqual([`layerline-${onOcto.id}.gcode`]);
       expect(octo.files.get(`layerline-${onOcto.id}.gcode`)!.toString('utf8')).toBe(octoGcode);

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from '@fastify/type-provider-zod';
+import { slicerPrinterPresetsSchema } from '@layerline/contracts';
+import { requireAdmin } from '../../http/viewer.ts';
+import { listPrinterPresets } from './vendor-bundles.ts';
+
+/**
+ * The printer presets the installed PrusaSlicer bundles offer, for the printers page's printer
+ * profile (docs/api.md, "Printers"; docs/slicing-profiles.md). Admins only.
+ */
+export function registerSlicerPresetRoutes(app: FastifyInstance, deps: { binaryPath?: string | undefined }): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/admin/slicer/printer-presets',
+    {
+      schema: {
+        tags: ['printers'],
+        summary: 'PrusaSlicer’s bundled FFF printer presets, read from the installed vendor bundles',
+        response: { 200: slicerPrinterPresetsSchema },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return listPrinterPresets(deps.binaryPath ? { binaryPath: deps.binaryPath } : {});
+    },
+  );
+}
