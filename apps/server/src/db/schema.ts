@@ -856,7 +856,7 @@ export const printFile = pgTable(
       .notNull()
       .references(() => printConfiguration.id, { onDelete: 'cascade' }),
     settingsVersion: integer('settings_version').notNull(),
-    /** `n<nozzle>-<x>x<y>x<z>`, e.g. n0.4-250x210x220. */
+    /** `n<nozzle>-<x>x<y>x<z>-<generic|b<hash>|c<hash>>` (the printer profile: docs/slicing-profiles.md), e.g. n0.4-250x210x220-generic. */
     profileKey: text('profile_key').notNull(),
     /** queued | done | failed */
     status: text('status').notNull().default('queued'),
