@@ -20,6 +20,9 @@ export function usePrinters() {
   });
 }
 
+/** Power groups (circuits): starts are staggered within each. */
+const groupsKey = ['admin', 'printer-groups'] as const;
+
 const printerUrl = (id: string, action = '') => `/api/admin/printers/${encodeURIComponent(id)}${action}`;
 
 function usePrinterMutation<Input>(call: (input: Input) => Promise<Printer>) {
@@ -37,6 +40,8 @@ function usePrinterMutation<Input>(call: (input: Input) => Promise<Printer>) {
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters });
+      // A printer joining or leaving a group changes its count.
+      void queryClient.invalidateQueries({ queryKey: groupsKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
     },
   });
@@ -98,8 +103,6 @@ export function usePrinterAttention(printerId: string): { reason: string; since:
   return printer?.attention ? { reason: printer.attention, since: printer.attentionAt } : null;
 }
 
-/** Power groups (circuits): starts are staggered within each. */
-const groupsKey = ['admin', 'printer-groups'] as const;
 
 export function usePrinterGroups() {
   return useQuery({

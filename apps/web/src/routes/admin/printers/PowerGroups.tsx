@@ -91,7 +91,7 @@ export function PowerGroups() {
   const [editing, setEditing] = useState<PrinterGroup | 'new' | null>(null);
   const [deleting, setDeleting] = useState<PrinterGroup | null>(null);
   return (
-    <Paper variant="outlined" sx={{ p: 2, mt: 3 }} aria-labelledby="power-groups-title">
+    <Paper component="section" variant="outlined" sx={{ p: 2, mt: 3 }} aria-labelledby="power-groups-title">
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         <Typography id="power-groups-title" variant="h6" component="h2">
           Power groups

@@ -235,9 +235,13 @@ export default function PrintersPage() {
                           {printer.name}
                         </Typography>
                         <Typography variant="caption" color="text.secondary" component="div">
-                          {printer.model}
-                          {printer.enclosed ? ' · enclosed' : ''}
-                          {printer.groupId ? ` · ${groupName(printer.groupId)}` : ''}
+                          {[
+                            printer.model,
+                            printer.enclosed ? 'enclosed' : '',
+                            printer.groupId ? groupName(printer.groupId) : '',
+                          ]
+                            .filter(Boolean)
+                            .join(' · ')}
                         </Typography>
                         {printer.tags.length ? (
                           <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
