@@ -486,9 +486,9 @@ export function createFarmDispatcher(deps: {
       printers.list().then((list) => list.filter((r) => r.status !== 'retired')),
       jobs.busyPrinters(),
       keptQueue.sync(),
-      printers.groups.list(),
+      printers.groups.staggers(),
     ]);
-    const groups = new Map(groupRows.map((g) => [g.id, { id: g.id, maxStarts: g.maxStarts, perSeconds: g.perSeconds }]));
+    const groups = new Map(groupRows.map((g) => [g.id, g]));
     const farm = rows.map((row) => plannerPrinterOf(row, busyPrinters.has(row.id), groups));
     const rowById = new Map(rows.map((r) => [r.id, r]));
     const simulated = new Set(rows.filter((r) => r.connectionKind === 'simulated').map((r) => r.id));
@@ -501,10 +501,12 @@ export function createFarmDispatcher(deps: {
       t,
     );
     const assigned: string[] = [];
-    for (const planned of [...first.assignments, ...second.assignments]) {
+    const planned = await Promise.all(
+      [...first.assignments, ...second.assignments].map((a) => withEnoughFilament(a, rowById.get(a.printerId))),
+    );
+    for (const a of planned) {
       // Taken or not, it leaves the kept queue: a lost race or an order on hold comes back by the next read.
-      keptQueue.taken(planned.jobId);
-      const a = await withEnoughFilament(planned, rowById.get(planned.printerId));
+      keptQueue.taken(a.jobId);
       const detail = a.spoolChange
         ? `Assigned (${a.rule}); load ${a.spoolChange.material} ${a.spoolChange.colour} first`
         : `Assigned (${a.rule})`;
@@ -513,13 +515,15 @@ export function createFarmDispatcher(deps: {
     return { assigned, decisionMs: performance.now() - started };
 
     /**
-     * The kept queue's rows carry no grams (QueueEntryRow), so the planner could not weigh the
-     * loaded spool: a job it gave the loaded spool is checked here, and asks for a fresh spool of
-     * the same material and colour when the spool holds less than the job's grams and the margin.
+     * While the kept queue's rows carry no grams (QueueEntryRow), the planner cannot weigh the
+     * loaded spool: a job it gave the loaded spool is checked here (one read of the job), and asks
+     * for a fresh spool of the same material and colour when the spool holds less than the job's
+     * grams and the margin. A job the planner knew the grams of was checked by it already.
      */
     async function withEnoughFilament(a: Assignment, row: PrinterRow | undefined): Promise<Assignment> {
       const spool = (row?.spools as PrinterSpool[] | undefined)?.find((s) => s.loaded);
-      if (a.spoolChange !== null || !spool) return a;
+      const weighed = (queues.sliced.get(a.jobId) ?? queues.simulation.get(a.jobId))?.grams !== undefined;
+      if (a.spoolChange !== null || !spool || weighed) return a;
       const job = await jobs.find(a.jobId);
       if (!job || spool.gramsLeft >= gramsNeeded(job.grams)) return a;
       return { ...a, spoolChange: { material: spool.material, colour: spool.colourHex.toLowerCase() }, rule: 'fresh-spool' };

@@ -31,6 +31,13 @@ export function createPrinterGroupRepository(db: Database) {
       return withCounts(await db.select().from(printerGroup).orderBy(asc(printerGroup.name)));
     },
 
+    /** Every group's stagger, for the dispatcher (no counts: read at every decision). */
+    async staggers(): Promise<{ id: string; maxStarts: number; perSeconds: number }[]> {
+      return db
+        .select({ id: printerGroup.id, maxStarts: printerGroup.maxStarts, perSeconds: printerGroup.perSeconds })
+        .from(printerGroup);
+    },
+
     async find(id: string): Promise<PrinterGroupWithCount | undefined> {
       const rows = await db.select().from(printerGroup).where(eq(printerGroup.id, id));
       return (await withCounts(rows))[0];
