@@ -46,10 +46,11 @@ import {
   DEFAULT_PLANNER_OPTIONS,
   DispatchQueue,
   fitsBed,
+  needsEnclosure,
   planDispatch,
   type PlannerJob,
-  type PlannerOptions,
   type PlannerPrinter,
+  type PowerGroup,
   type Spool,
 } from '../apps/server/src/modules/production/dispatch-planner.ts';
 
@@ -69,7 +70,13 @@ const SPOOL_CHANGE_S = 10 * 60;
 const BED_CLEAR_S = 5 * 60;
 const QC_DELAY_S = 15 * 60;
 const ARRIVALS_OVER_S = 24 * 3600; // the day's orders arrive over 24 hours
-const STAGGER: Partial<PlannerOptions> = { maxStartsPerInterval: 4, staggerIntervalMs: 60_000 };
+/** Power circuits like a real farm's: every 10 printers share one, which starts at most 2 prints a minute. */
+const CIRCUIT = { printers: 10, maxStarts: 2, perSeconds: 60 } as const;
+const circuitOf = (index: number): PowerGroup => ({
+  id: `circuit-${Math.floor(index / CIRCUIT.printers) + 1}`,
+  maxStarts: CIRCUIT.maxStarts,
+  perSeconds: CIRCUIT.perSeconds,
+});
 const TARGETS = { utilisation: 0.9, colourChangeRatio: 0.5, dispatchP95Ms: 50 };
 /** The farm's tick (FARM_TICK_S's default): decisions on PostgreSQL are this far apart on the dispatcher's clock. */
 const TICK_MS = 2_000;
@@ -161,24 +168,26 @@ interface FarmPrinter extends PlannerPrinter {
 
 function makeFarm(count: number, rand: () => number): FarmPrinter[] {
   const kinds = [
-    { model: 'MK4', share: 16, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.4, materials: undefined },
+    { model: 'MK4', share: 16, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.4, materials: undefined, enclosed: false },
     {
       model: 'Mini',
       share: 10,
       bed: { x: 180, y: 180, z: 180 },
       nozzleMm: 0.4,
       materials: ['PLA', 'PETG', 'TPU'],
+      enclosed: false,
     },
-    { model: 'X1', share: 8, bed: { x: 256, y: 256, z: 256 }, nozzleMm: 0.4, materials: undefined },
-    { model: 'Voron 350', share: 4, bed: { x: 350, y: 350, z: 340 }, nozzleMm: 0.4, materials: undefined },
-    { model: 'MK4 0.6', share: 2, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.6, materials: undefined },
+    { model: 'X1', share: 8, bed: { x: 256, y: 256, z: 256 }, nozzleMm: 0.4, materials: undefined, enclosed: true },
+    { model: 'Voron 350', share: 4, bed: { x: 350, y: 350, z: 340 }, nozzleMm: 0.4, materials: undefined, enclosed: true },
+    // An MK4 in an enclosure (Prusa's own), so ABS, ASA and Nylon have a 0.6 mm printer too.
+    { model: 'MK4 0.6', share: 2, bed: { x: 250, y: 210, z: 220 }, nozzleMm: 0.6, materials: undefined, enclosed: true },
   ];
   const totalShare = kinds.reduce((s, k) => s + k.share, 0);
   const printers: FarmPrinter[] = [];
   for (const kind of kinds) {
     const n = Math.round((kind.share / totalShare) * count);
     for (let i = 0; i < n && printers.length < count; i++) {
-      const allowed = kind.materials ?? FILAMENT_TYPES;
+      const allowed = (kind.materials ?? FILAMENT_TYPES).filter((m) => kind.enclosed || !needsEnclosure(m));
       const material = pickWeighted(rand, allowed, (m) => MATERIAL_WEIGHTS[m]!);
       printers.push({
         id: `${kind.model.toLowerCase().replace(/\W+/g, '-')}-${String(i + 1).padStart(3, '0')}`,
@@ -186,6 +195,8 @@ function makeFarm(count: number, rand: () => number): FarmPrinter[] {
         bed: kind.bed,
         nozzleMm: kind.nozzleMm,
         materials: kind.materials,
+        enclosed: kind.enclosed,
+        group: circuitOf(printers.length),
         loaded: { material, colour: COLOURS[Math.floor(rand() * COLOURS.length)]! },
         online: true,
         idle: true,
@@ -194,7 +205,8 @@ function makeFarm(count: number, rand: () => number): FarmPrinter[] {
       });
     }
   }
-  while (printers.length < count) printers.push({ ...printers[0]!, id: `extra-${printers.length}` });
+  while (printers.length < count)
+    printers.push({ ...printers[0]!, id: `extra-${printers.length}`, group: circuitOf(printers.length) });
   return printers;
 }
 
@@ -268,6 +280,7 @@ interface Dispatcher {
 const compatible = (job: PlannerJob, p: PlannerPrinter) =>
   Math.abs(job.nozzleMm - p.nozzleMm) < 1e-6 &&
   (!p.materials || p.materials.includes(job.material)) &&
+  (p.enclosed || !needsEnclosure(job.material)) &&
   fitsBed(job.size, p.bed);
 const serves = (spool: Spool | null, job: PlannerJob) =>
   spool !== null &&
@@ -293,7 +306,7 @@ class WaitingCounts {
 
 class PlannerDispatcher implements Dispatcher {
   readonly name = 'planner';
-  readonly queue = new DispatchQueue([], STAGGER);
+  readonly queue = new DispatchQueue([]);
   private readonly byId = new Map<string, SimJob>();
   private readonly counts: WaitingCounts;
   readonly decisionMs: number[] = [];
@@ -346,21 +359,26 @@ class FifoDispatcher implements Dispatcher {
     return this.counts.has(p);
   }
   decide(printers: readonly FarmPrinter[], nowS: number) {
-    const windowStart = nowS * 1000 - STAGGER.staggerIntervalMs!;
-    let budget =
-      STAGGER.maxStartsPerInterval! -
-      printers.filter((p) => p.lastStartAt !== null && p.lastStartAt > windowStart).length;
+    // The same stagger as the planner's: per circuit, by each printer's last start.
+    const windowStart = nowS * 1000 - CIRCUIT.perSeconds * 1000;
+    const startsIn = new Map<string, number[]>();
+    for (const p of printers) {
+      const starts = startsIn.get(p.group!.id) ?? [];
+      startsIn.set(p.group!.id, starts);
+      if (p.lastStartAt !== null && p.lastStartAt > windowStart) starts.push(p.lastStartAt);
+    }
     const free = printers.filter(isFree);
     for (const p of free) if (!this.freeSince.has(p.id)) this.freeSince.set(p.id, nowS);
     free.sort((a, b) => this.freeSince.get(a.id)! - this.freeSince.get(b.id)! || (a.id < b.id ? -1 : 1));
     const assignments: { job: SimJob; printerId: string; spool: Spool | null }[] = [];
-    let heldBack = false;
+    const heldBack = new Set<string>();
     for (const p of free) {
       const at = this.queue.findIndex((j) => compatible(j.job, p));
       if (at < 0) continue;
-      if (budget <= 0) {
-        heldBack = true;
-        break;
+      const starts = startsIn.get(p.group!.id)!;
+      if (starts.length >= CIRCUIT.maxStarts) {
+        heldBack.add(p.group!.id);
+        continue;
       }
       const [job] = this.queue.splice(at, 1);
       this.counts.add(job!.job, -1);
@@ -372,18 +390,13 @@ class FifoDispatcher implements Dispatcher {
             colour: job!.job.colour === ANY_COLOUR ? (p.loaded?.colour ?? 'black') : job!.job.colour,
           };
       assignments.push({ job: job!, printerId: p.id, spool });
-      budget -= 1;
+      starts.push(nowS * 1000);
     }
     let nextWakeS: number | null = null;
-    if (heldBack) {
-      const starts = printers
-        .map((p) => p.lastStartAt)
-        .filter((t): t is number => t !== null && t > windowStart)
-        .sort((a, b) => a - b);
-      nextWakeS =
-        ((starts[starts.length - STAGGER.maxStartsPerInterval!] ?? nowS * 1000) +
-          STAGGER.staggerIntervalMs!) /
-        1000;
+    for (const id of heldBack) {
+      const starts = startsIn.get(id)!.sort((a, b) => a - b);
+      const at = (starts[starts.length - CIRCUIT.maxStarts]! + CIRCUIT.perSeconds * 1000) / 1000;
+      if (nextWakeS === null || at < nextWakeS) nextWakeS = at;
     }
     return { assignments, nextWakeS };
   }
@@ -659,10 +672,7 @@ function measureDecisions(quotes: ModelQuote[], rand: () => number) {
   };
   const buildStarted = performance.now();
   // No stagger cap here: every ready printer gets a job, the heaviest decision.
-  const queue = new DispatchQueue(Array.from({ length: 10_000 }, nextJob), {
-    ...DEFAULT_PLANNER_OPTIONS,
-    maxStartsPerInterval: 300,
-  });
+  const queue = new DispatchQueue(Array.from({ length: 10_000 }, nextJob), DEFAULT_PLANNER_OPTIONS);
   const buildMs = performance.now() - buildStarted;
   const times: number[] = [];
   const assigned: number[] = [];
@@ -681,6 +691,7 @@ function measureDecisions(quotes: ModelQuote[], rand: () => number) {
           : { material: p.materials?.[0] ?? 'PLA', colour: COLOURS[Math.floor(rand() * COLOURS.length)]! };
       return {
         ...p,
+        group: null,
         loaded,
         idle: ready,
         bedClear: ready,
@@ -713,6 +724,7 @@ function measureWorstCase() {
   const printers = makeFarm(300, mulberry32(SEED + 1)).map((p) => ({
     ...p,
     materials: undefined,
+    group: null,
     loaded: { material: 'PLA', colour: 'black' },
   }));
   const times: number[] = [];
@@ -731,7 +743,7 @@ function measureWorstCase() {
         rush: false,
         pinnedPrinterId: null,
       })),
-      { ...DEFAULT_PLANNER_OPTIONS, maxStartsPerInterval: 300 },
+      DEFAULT_PLANNER_OPTIONS,
     );
     const t0 = performance.now();
     planDispatch(printers, queue, 0);
@@ -910,6 +922,12 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
 
     // 300 simulated printers of the day's mix, through the repository (connections sealed as in production).
     const farm = makeFarm(PG_PRINTERS, rand);
+    const circuits = new Map<string, string>();
+    for (const p of farm) {
+      if (circuits.has(p.group!.id)) continue;
+      const made = await printerRepository.groups.create({ name: p.group!.id, maxStarts: p.group!.maxStarts, perSeconds: p.group!.perSeconds });
+      circuits.set(p.group!.id, made!.id);
+    }
     const rows = [];
     for (const p of farm) {
       const spools: PrinterSpool[] = [
@@ -929,9 +947,9 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
             buildVolumeMm: p.bed,
             nozzleMm: p.nozzleMm,
             tags: [],
-            materials: [...SPOOL_MATERIALS],
-            enclosed: true,
-            groupId: null,
+            materials: p.materials ? (p.materials as PrinterSpool['material'][]) : [...SPOOL_MATERIALS],
+            enclosed: p.enclosed,
+            groupId: circuits.get(p.group!.id)!,
             slicerProfile: null,
             connection: printerConnectionSchema.parse({ kind: 'simulated', model: p.model }),
           },
@@ -1109,7 +1127,7 @@ log(
   `  ${items.length} order items from ${quotes.length} slicer quotes of ${MODELS}/REFERENCE.tsv (PrusaSlicer bounding box and print time), ${fmt(totalPrintH, 0)} printer-hours of printing, arriving over ${ARRIVALS_OVER_S / 3600} h`,
 );
 log(
-  `  ${FAIL_RATE * 100} % failed prints (2/3 during the print, 1/3 at QC), reprinted up to the lifecycle's limit; spool change ${SPOOL_CHANGE_S / 60} min (counted as a colour change), bed clearing ${BED_CLEAR_S / 60} min, QC ${QC_DELAY_S / 60} min; at most ${STAGGER.maxStartsPerInterval} starts per ${STAGGER.staggerIntervalMs! / 1000} s, both runs`,
+  `  ${FAIL_RATE * 100} % failed prints (2/3 during the print, 1/3 at QC), reprinted up to the lifecycle's limit; spool change ${SPOOL_CHANGE_S / 60} min (counted as a colour change), bed clearing ${BED_CLEAR_S / 60} min, QC ${QC_DELAY_S / 60} min; at most ${CIRCUIT.maxStarts} starts per ${CIRCUIT.perSeconds} s per power circuit of ${CIRCUIT.printers} printers, both runs`,
 );
 
 const wallStarted = performance.now();
@@ -1152,7 +1170,7 @@ log(
     .join(', ')} (${fmt(db.tableMb, 1)} MB with indexes); set up in ${fmt(db.setupMs / 1000, 1)} s`,
 );
 log(
-  `  ${db.times.length} decisions after ${PG_WARMUP} warm-up, one tick (${TICK_MS / 1000} s) apart on the dispatcher's clock, ${fmt(db.meanAssigned, 1)} assignments each (the stagger allows ${DEFAULT_PLANNER_OPTIONS.maxStartsPerInterval} starts per ${DEFAULT_PLANNER_OPTIONS.staggerIntervalMs / 1000} s); the assigned jobs go back to the queue after each`,
+  `  ${db.times.length} decisions after ${PG_WARMUP} warm-up, one tick (${TICK_MS / 1000} s) apart on the dispatcher's clock, ${fmt(db.meanAssigned, 1)} assignments each (each circuit of ${CIRCUIT.printers} printers allows ${CIRCUIT.maxStarts} starts per ${CIRCUIT.perSeconds} s); the assigned jobs go back to the queue after each`,
 );
 log(
   `  p50 ${fmt(percentile(db.times, 50), 1)} ms, p95 ${fmt(pgP95, 1)} ms, p99 ${fmt(percentile(db.times, 99), 1)} ms, max ${fmt(Math.max(...db.times), 1)} ms; ` +

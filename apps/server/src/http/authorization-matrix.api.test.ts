@@ -386,6 +386,12 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/printers/:id/pause', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/pause` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/printers/:id/resume', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/resume` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/printers/:id/retire', access: 'admin', fresh: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter(true)}/retire` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/printers/:id/clear-attention', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/clear-attention` }), noMassAssignment: 'no body' },
+  // power groups (issue 20): admins only; a unique name per request (names are unique), a fresh group for delete.
+  { method: 'GET', url: '/api/admin/printer-groups', access: 'admin', sample: () => ({ url: '/api/admin/printer-groups' }) },
+  { method: 'POST', url: '/api/admin/printer-groups', access: 'admin', sample: () => ({ url: '/api/admin/printer-groups', body: matrixGroupInput() }) },
+  { method: 'PUT', url: '/api/admin/printer-groups/:id', access: 'admin', sample: async () => ({ url: `/api/admin/printer-groups/${await matrixGroup()}`, body: matrixGroupInput() }) },
+  { method: 'DELETE', url: '/api/admin/printer-groups/:id', access: 'admin', fresh: true, sample: async () => ({ url: `/api/admin/printer-groups/${await matrixGroup()}` }) },
   {
     method: 'PUT', url: '/api/admin/printers/:id/spools', access: 'admin',
     sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/spools`, body: { spools: [{ material: 'PLA', colourName: 'White', colourHex: '#ffffff', gramsLeft: 500, loaded: true }] } }),
@@ -415,6 +421,9 @@ function matrixAffiliate(): Promise<string> {
 }
 
 const MATRIX_PRINTER = { name: 'Matrix printer', buildVolumeMm: { x: 250, y: 210, z: 210 }, nozzleMm: 0.4, connection: { kind: 'simulated' } };
+const matrixGroupInput = () => ({ name: `Matrix circuit ${crypto.randomUUID().slice(0, 8)}`, maxStarts: 2, perSeconds: 60 });
+/** A new power group for the group routes. */
+const matrixGroup = async (): Promise<string> => (await t.context.printers.groups.create({ id: admin.userId }, matrixGroupInput())).id;
 let matrixPrinterId: Promise<string> | undefined;
 /** A printer for the printer routes, made once through the service (or a new one for routes that retire it). */
 function matrixPrinter(fresh = false): Promise<string> {

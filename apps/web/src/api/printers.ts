@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Printer,
+  PrinterGroup,
+  PrinterGroupInput,
+  SlicerPrinterPresets,
   PrinterCreateInput,
   PrinterSpoolsInput,
   PrinterTestResult,
@@ -16,6 +19,9 @@ export function usePrinters() {
     queryFn: () => apiFetch<Printer[]>('/api/admin/printers'),
   });
 }
+
+/** Power groups (circuits): starts are staggered within each. */
+const groupsKey = ['admin', 'printer-groups'] as const;
 
 const printerUrl = (id: string, action = '') => `/api/admin/printers/${encodeURIComponent(id)}${action}`;
 
@@ -34,6 +40,8 @@ function usePrinterMutation<Input>(call: (input: Input) => Promise<Printer>) {
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters });
+      // A printer joining or leaving a group changes its count.
+      void queryClient.invalidateQueries({ queryKey: groupsKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
     },
   });
@@ -69,5 +77,78 @@ export function useTestPrinter() {
   return useMutation({
     mutationFn: (id: string) => apiFetch<PrinterTestResult>(printerUrl(id, '/test'), { method: 'POST' }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters }),
+  });
+}
+
+/** A person looked at a printer the farm flagged: it takes jobs again (the board re-reads too). */
+export function useClearPrinterAttention() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<Printer>(printerUrl(id, '/clear-attention'), { method: 'POST' }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminProductionBoard });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
+    },
+  });
+}
+
+/**
+ * Why the farm flagged a printer for a person, or null: read from the printers list (one shared,
+ * cached request), since the board's printers do not carry the flag.
+ */
+export function usePrinterAttention(printerId: string): { reason: string; since: string | null } | null {
+  const printers = usePrinters();
+  const printer = printers.data?.find((p) => p.id === printerId);
+  return printer?.attention ? { reason: printer.attention, since: printer.attentionAt } : null;
+}
+
+
+export function usePrinterGroups() {
+  return useQuery({
+    queryKey: groupsKey,
+    queryFn: () => apiFetch<PrinterGroup[]>('/api/admin/printer-groups'),
+  });
+}
+
+function useGroupMutation<Input, Output>(call: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: groupsKey });
+      // A deleted group leaves its printers ungrouped.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
+    },
+  });
+}
+
+const groupUrl = (id: string) => `/api/admin/printer-groups/${encodeURIComponent(id)}`;
+
+export function useSavePrinterGroup() {
+  return useGroupMutation(({ id, input }: { id: string | null; input: PrinterGroupInput }) =>
+    id === null
+      ? apiFetch<PrinterGroup>('/api/admin/printer-groups', { method: 'POST', json: input })
+      : apiFetch<PrinterGroup>(groupUrl(id), { method: 'PUT', json: input }),
+  );
+}
+
+export function useDeletePrinterGroup() {
+  return useGroupMutation((id: string) => apiFetch<void>(groupUrl(id), { method: 'DELETE' }));
+}
+
+const NO_PRESETS: SlicerPrinterPresets = { available: false, presets: [] };
+
+/**
+ * PrusaSlicer's bundled printer presets; a failed read (no endpoint, no PrusaSlicer) is "none
+ * available": the dialog still offers the generic profile and the operator's own G-code.
+ */
+export function useSlicerPrinterPresets() {
+  return useQuery({
+    queryKey: ['admin', 'slicer', 'printer-presets'] as const,
+    queryFn: () =>
+      apiFetch<SlicerPrinterPresets>('/api/admin/slicer/printer-presets').catch(() => NO_PRESETS),
+    staleTime: 5 * 60_000,
   });
 }

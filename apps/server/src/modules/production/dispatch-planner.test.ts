@@ -13,6 +13,9 @@ import {
   type PlannerJob,
   type PlannerOptions,
   type PlannerPrinter,
+  type PowerGroup,
+  SPOOL_MARGIN,
+  gramsNeeded,
 } from './dispatch-planner.ts';
 
 const HOUR = 3_600_000;
@@ -23,6 +26,7 @@ const printer = (id: string, over: Partial<PlannerPrinter> = {}): PlannerPrinter
   bed: { x: 250, y: 210, z: 210 },
   nozzleMm: 0.4,
   loaded: { material: 'PLA', colour: 'black' },
+  enclosed: false,
   online: true,
   idle: true,
   bedClear: true,
@@ -50,7 +54,7 @@ const plan = (
   jobs: PlannerJob[],
   options: Partial<PlannerOptions> = {},
   now = NOW,
-) => planDispatch(printers, new DispatchQueue(jobs, { maxStartsPerInterval: 100, ...options }), now);
+) => planDispatch(printers, new DispatchQueue(jobs, options), now);
 const pairs = (d: ReturnType<typeof plan>) => d.assignments.map((a) => `${a.jobId}@${a.printerId}`).sort();
 
 describe('fitting a part on a bed', () => {
@@ -255,42 +259,135 @@ describe('pinned jobs', () => {
   });
 });
 
-describe('staggered starts', () => {
-  it('starts at most N jobs per interval across the farm and says when the next may start', () => {
-    const printers = Array.from({ length: 6 }, (_, i) => printer(`p${i}`));
-    const jobs = Array.from({ length: 10 }, (_, i) => job(`j${i}`));
-    const d = plan(printers, jobs, { maxStartsPerInterval: 4, staggerIntervalMs: 60_000 });
-    expect(d.assignments).toHaveLength(4);
-    expect(d.startsLeft).toBe(0);
+describe('staggered starts per power group', () => {
+  const circuit = (id: string, maxStarts: number, perSeconds = 60): PowerGroup => ({ id, maxStarts, perSeconds });
+
+  it('starts at most maxStarts jobs per perSeconds within a group and says when the next may start', () => {
+    const a = circuit('a', 2);
+    const printers = Array.from({ length: 5 }, (_, i) => printer(`p${i}`, { group: a }));
+    const d = plan(printers, Array.from({ length: 10 }, (_, i) => job(`j${i}`)));
+    expect(d.assignments).toHaveLength(2);
+    expect(d.startsLeft.get('a')).toBe(0);
     expect(d.nextStartAt).toBe(NOW + 60_000);
   });
 
-  it('gives the starts it has to the most urgent work across the farm', () => {
+  it('staggers each group on its own and never staggers printers in no group', () => {
+    const a = circuit('a', 1);
+    const b = circuit('b', 2, 30);
     const printers = [
-      printer('a', { loaded: { material: 'PLA', colour: 'red' } }),
-      printer('b', { loaded: { material: 'PLA', colour: 'blue' } }),
+      printer('a1', { group: a }),
+      printer('a2', { group: a }),
+      printer('b1', { group: b }),
+      printer('b2', { group: b }),
+      printer('b3', { group: b }),
+      printer('free1'),
+      printer('free2', { group: null }),
+      printer('free3'),
     ];
-    const jobs = [job('red', { colour: 'red' }), job('blue-rush', { colour: 'blue', rush: true })];
-    expect(pairs(plan(printers, jobs, { maxStartsPerInterval: 1 }))).toEqual(['blue-rush@b']);
+    const d = plan(printers, Array.from({ length: 20 }, (_, i) => job(`j${i}`)));
+    const on = (prefix: string) => d.assignments.filter((x) => x.printerId.startsWith(prefix)).length;
+    expect([on('a'), on('b'), on('free')]).toEqual([1, 2, 3]);
+    expect(Object.fromEntries(d.startsLeft)).toEqual({ a: 0, b: 0 });
+    // The b circuit's 30 s window frees first.
+    expect(d.nextStartAt).toBe(NOW + 30_000);
   });
 
-  it('counts the starts already made in the window', () => {
+  it('gives a group’s scarce start to its most urgent work', () => {
+    const a = circuit('a', 1);
     const printers = [
-      printer('busy1', { idle: false, lastStartAt: NOW - 50_000 }),
-      printer('busy2', { idle: false, lastStartAt: NOW - 10_000 }),
-      printer('p1'),
-      printer('p2'),
+      printer('red', { loaded: { material: 'PLA', colour: 'red' }, group: a }),
+      printer('blue', { loaded: { material: 'PLA', colour: 'blue' }, group: a }),
     ];
-    const d = plan(printers, [job('a'), job('b')], { maxStartsPerInterval: 2, staggerIntervalMs: 60_000 });
+    const jobs = [job('red', { colour: 'red' }), job('blue-rush', { colour: 'blue', rush: true })];
+    expect(pairs(plan(printers, jobs))).toEqual(['blue-rush@blue']);
+  });
+
+  it('counts the group’s starts already made in its window, by each printer’s last start', () => {
+    const a = circuit('a', 2);
+    const printers = [
+      printer('busy1', { idle: false, lastStartAt: NOW - 50_000, group: a }),
+      printer('busy2', { idle: false, lastStartAt: NOW - 10_000, group: a }),
+      // A start in another group, or long ago, does not count.
+      printer('other', { idle: false, lastStartAt: NOW - 5_000, group: circuit('b', 1) }),
+      printer('old', { idle: false, lastStartAt: NOW - 600_000, group: a }),
+      printer('p1', { group: a }),
+      printer('p2', { group: a }),
+    ];
+    const d = plan(printers, [job('x'), job('y')]);
     expect(d.assignments).toEqual([]);
     expect(d.nextStartAt).toBe(NOW - 50_000 + 60_000);
-    const later = plan(
-      printers,
-      [job('a'), job('b')],
-      { maxStartsPerInterval: 2, staggerIntervalMs: 60_000 },
-      NOW + 10_001,
+    expect(plan(printers, [job('x'), job('y')], {}, NOW + 10_001).assignments).toHaveLength(1);
+  });
+});
+
+describe('allowed materials and the enclosure', () => {
+  it('never puts ABS, ASA or Nylon on an open printer, even with the right spool loaded', () => {
+    const open = printer('open', { loaded: { material: 'ASA', colour: 'black' } });
+    expect(plan([open], [job('asa', { material: 'ASA' })]).assignments).toEqual([]);
+    expect(canRunOn(job('asa', { material: 'ASA' }), open)).toBe(false);
+    const closed = printer('closed', { loaded: { material: 'ASA', colour: 'black' }, enclosed: true });
+    expect(pairs(plan([open, closed], [job('asa', { material: 'ASA' })]))).toEqual(['asa@closed']);
+  });
+
+  it('never asks an open printer, or one not allowed the material, for a spool change to it', () => {
+    const farm = [
+      printer('open'),
+      printer('no-abs', { enclosed: true, materials: ['PLA', 'PETG'] }),
+      printer('box', { enclosed: true, idle: false }),
+    ];
+    // The only printer that may print it is busy: the job waits rather than go to an open frame.
+    expect(plan(farm, [job('abs', { material: 'ABS', colour: 'red' })]).assignments).toEqual([]);
+    const overdue = job('abs', { material: 'ABS', colour: 'red', orderPlacedAt: NOW - 100 * HOUR });
+    expect(plan(farm, [overdue]).assignments).toEqual([]);
+    expect(pairs(plan([...farm, printer('box2', { enclosed: true })], [overdue]))).toEqual(['abs@box2']);
+  });
+
+  it('holds a job no printer may ever take for its material, saying the enclosure is missing', () => {
+    const farm = [printer('mk3', { name: 'MK3 #1' }), printer('mini', { materials: ['PLA'] })];
+    expect(unplaceable(job('j', { material: 'ABS' }), farm)).toMatch(
+      /ABS prints only in an enclosure .* no printer of the farm that may print it is enclosed/,
     );
-    expect(later.assignments).toHaveLength(1);
+    expect(unplaceable(job('j', { material: 'ABS' }), [printer('mini', { materials: ['PLA'] })])).toMatch(
+      /No printer of the farm may print ABS/,
+    );
+    // A paused or flagged enclosed printer still counts: it comes back.
+    expect(unplaceable(job('j', { material: 'ABS' }), [...farm, printer('box', { enclosed: true, flagged: true })])).toBeNull();
+  });
+});
+
+describe('grams left on the spool', () => {
+  it('needs the job’s grams plus 10 % and 5 g', () => {
+    expect(SPOOL_MARGIN).toEqual({ percent: 10, grams: 5 });
+    expect(gramsNeeded(33)).toBe(42); // 36.3 + 5, rounded up
+    expect(gramsNeeded(100)).toBe(115);
+    expect(gramsNeeded(0)).toBe(5);
+  });
+
+  it('asks for a fresh spool of the same material and colour when the loaded one holds too little', () => {
+    const low = printer('low', { loaded: { material: 'PLA', colour: 'black', gramsLeft: 114 } });
+    expect(plan([low], [job('j', { grams: 100 })]).assignments).toEqual([
+      { jobId: 'j', printerId: 'low', spoolChange: { material: 'PLA', colour: 'black' }, rule: 'fresh-spool' },
+    ]);
+    const enough = printer('ok', { loaded: { material: 'PLA', colour: 'black', gramsLeft: 115 } });
+    expect(plan([enough], [job('j', { grams: 100 })]).assignments).toEqual([
+      { jobId: 'j', printerId: 'ok', spoolChange: null, rule: 'loaded-spool' },
+    ]);
+    expect(canRunOn(job('j', { grams: 100 }), low)).toBe(false);
+    expect(canRunOn(job('j', { grams: 100 }), enough)).toBe(true);
+  });
+
+  it('keeps an any-colour job on the loaded colour when it asks for a fresh spool', () => {
+    const low = printer('low', { loaded: { material: 'PLA', colour: 'white', gramsLeft: 10 } });
+    const d = plan([low], [job('j', { colour: ANY_COLOUR, grams: 50 })]);
+    expect(d.assignments[0]!.spoolChange).toEqual({ material: 'PLA', colour: 'white' });
+  });
+});
+
+describe('a printer flagged for a person', () => {
+  it('takes no job until the flag is cleared', () => {
+    expect(isReady(printer('p', { flagged: true }))).toBe(false);
+    expect(plan([printer('p', { flagged: true })], [job('j')]).assignments).toEqual([]);
+    expect(pairs(plan([printer('p', { flagged: false })], [job('j')]))).toEqual(['j@p']);
   });
 });
 
@@ -327,7 +424,7 @@ describe('the cost of a decision', () => {
     const minis = Array.from({ length: 100 }, (_, i) =>
       printer(`mini-${i}`, { bed: { x: 180, y: 180, z: 180 } }),
     );
-    const queue = new DispatchQueue(jobs, { maxStartsPerInterval: 100 });
+    const queue = new DispatchQueue(jobs);
     sizeReads = 0;
     expect(planDispatch(minis, queue, NOW).assignments).toEqual([]);
     // One bed size: one pass over the 2,000 jobs (plus a few), where a scan per printer would read 200,000+.
@@ -394,6 +491,12 @@ const BEDS = [
   { x: 350, y: 350, z: 350 },
 ];
 
+/** Power groups tight enough that scarce starts get exercised. */
+const GROUPS: readonly PowerGroup[] = [
+  { id: 'g1', maxStarts: 2, perSeconds: 60 },
+  { id: 'g2', maxStarts: 1, perSeconds: 30 },
+];
+
 /** Ready printers are common enough that scarce starts and competing printers get exercised. */
 const mostly = fc.constantFrom(true, true, true, false);
 
@@ -407,6 +510,8 @@ const printerArb = (i: number) =>
       { nil: null },
     ),
     materials: fc.option(fc.subarray(MATERIALS, { minLength: 1 }), { nil: undefined }),
+    enclosed: fc.boolean(),
+    group: fc.constantFrom(null, null, ...GROUPS),
     online: mostly,
     idle: mostly,
     bedClear: mostly,
@@ -473,22 +578,17 @@ const scenarioArb = farmArb.chain((printers) =>
       .chain((n) =>
         fc.tuple(...Array.from({ length: n }, (_, i) => jobArb(i, printers.length))),
       ) as fc.Arbitrary<PlannerJob[]>,
-    maxStarts: fc.integer({ min: 1, max: 8 }),
   }),
 );
 
-const optionsFor = (maxStarts: number): PlannerOptions => ({
-  ...DEFAULT_PLANNER_OPTIONS,
-  maxStartsPerInterval: maxStarts,
-  staggerIntervalMs: 60_000,
-});
-const decide = (s: { printers: PlannerPrinter[]; jobs: PlannerJob[]; maxStarts: number }) => {
-  const queue = new DispatchQueue(s.jobs, optionsFor(s.maxStarts));
+const decide = (s: { printers: PlannerPrinter[]; jobs: PlannerJob[] }) => {
+  const queue = new DispatchQueue(s.jobs, DEFAULT_PLANNER_OPTIONS);
   return { queue, decision: planDispatch(s.printers, queue, NOW) };
 };
 const fitsIgnoringSpool = (j: PlannerJob, p: PlannerPrinter) =>
   j.nozzleMm === p.nozzleMm &&
   (!p.materials || p.materials.includes(j.material)) &&
+  (p.enclosed || j.material !== 'ABS') &&
   fitsBed(j.size, p.bed) &&
   (j.pinnedPrinterId === null || j.pinnedPrinterId === p.id);
 
@@ -522,10 +622,14 @@ describe('dispatch properties (fast-check)', () => {
         const jobs = decision.assignments.map((a) => a.jobId);
         expect(new Set(printers).size).toBe(printers.length);
         expect(new Set(jobs).size).toBe(jobs.length);
-        const recent = s.printers.filter(
-          (p) => p.lastStartAt !== null && p.lastStartAt > NOW - 60_000,
-        ).length;
-        expect(decision.assignments.length).toBeLessThanOrEqual(Math.max(0, s.maxStarts - recent));
+        for (const group of GROUPS) {
+          const members = s.printers.filter((p) => p.group?.id === group.id);
+          const recent = members.filter(
+            (p) => p.lastStartAt !== null && p.lastStartAt > NOW - group.perSeconds * 1000,
+          ).length;
+          const started = decision.assignments.filter((a) => members.some((p) => p.id === a.printerId)).length;
+          expect(started).toBeLessThanOrEqual(Math.max(0, group.maxStarts - recent));
+        }
       }),
       runs,
     );
@@ -575,10 +679,13 @@ describe('dispatch properties (fast-check)', () => {
         const seq = (j: PlannerJob) => s.jobs.indexOf(j);
         const started = decision.assignments
           .filter((a) => a.rule === 'loaded-spool')
-          .map((a) => s.jobs.find((j) => j.id === a.jobId)!);
+          .map((a) => ({ got: s.jobs.find((j) => j.id === a.jobId)!, on: s.printers.find((p) => p.id === a.printerId)! }));
         for (const q of s.printers.filter((p) => isReady(p) && !used.has(p.id))) {
+          // A printer its group's stagger held back competes only with its own group's starts.
+          const heldBack = q.group && decision.startsLeft.get(q.group.id) === 0;
           for (const waiting of s.jobs.filter((j) => !assigned.has(j.id) && canRunOn(j, q))) {
-            for (const got of started) {
+            for (const { got, on } of started) {
+              if (heldBack && on.group?.id !== q.group!.id) continue;
               const moreUrgent =
                 key(waiting) < key(got) || (key(waiting) === key(got) && seq(waiting) < seq(got));
               expect(
@@ -597,10 +704,10 @@ describe('dispatch properties (fast-check)', () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
         const { decision } = decide(s);
-        if (decision.startsLeft === 0) return;
         const usedPrinters = new Set(decision.assignments.map((a) => a.printerId));
         const assigned = new Set(decision.assignments.map((a) => a.jobId));
-        for (const p of s.printers.filter((x) => isReady(x) && !usedPrinters.has(x.id))) {
+        const roomFor = (p: PlannerPrinter) => !p.group || decision.startsLeft.get(p.group.id)! > 0;
+        for (const p of s.printers.filter((x) => isReady(x) && roomFor(x) && !usedPrinters.has(x.id))) {
           const waiting = s.jobs.filter((j) => !assigned.has(j.id) && fitsIgnoringSpool(j, p));
           expect(
             waiting.map((j) => j.id),

@@ -1,4 +1,4 @@
-import { FILAMENT_TYPES } from '@layerline/contracts';
+import { FILAMENT_TYPES, MATERIALS_NEEDING_ENCLOSURE } from '@layerline/contracts';
 
 /**
  * The dispatch planner (docs/print-farm.md): pure code, no I/O, no clock. Given the farm's printers
@@ -7,9 +7,12 @@ import { FILAMENT_TYPES } from '@layerline/contracts';
  * compare-and-set and removes the assigned jobs from its `DispatchQueue`.
  *
  * Rules, in order:
- *  1. A job goes only on a printer where everything matches: nozzle, material (colour, or any colour
- *     for a job marked "any"), bed (the part's box plus margins, as laid or turned 90° about Z), and
- *     the printer online, idle and its bed confirmed clear. A pinned job goes only on its printer.
+ *  1. A job goes only on a printer where everything matches: nozzle, material (one the printer is
+ *     allowed, in an enclosure for ABS, ASA and Nylon; colour, or any colour for a job marked "any"),
+ *     bed (the part's box plus margins, as laid or turned 90° about Z), and the printer online, idle,
+ *     its bed confirmed clear and not flagged for a person. A pinned job goes only on its printer.
+ *     The loaded spool must hold the job's grams plus a margin (`gramsNeeded`), else the job asks for
+ *     a fresh spool of the same material and colour.
  *  2. Pinned jobs first on their printer (a person chose that), by priority.
  *  3. Overdue work (past its virtual deadline, see `priorityKey`) that no printer of the farm has a
  *     spool for gets one ready printer switched to it, so a small colour never starves behind big ones.
@@ -18,7 +21,8 @@ import { FILAMENT_TYPES } from '@layerline/contracts';
  *     work for the loaded spool).
  *  5. A ready printer with nothing for its spool changes to the spool that serves the most waiting
  *     print time, shared by the printers already loaded with it.
- *  6. Staggered starts: at most `maxStartsPerInterval` starts in any `staggerIntervalMs` across the farm.
+ *  6. Staggered starts: within each power group (a circuit), at most `maxStarts` starts in any
+ *     `perSeconds`, counting the group's printers' last starts; a printer in no group is not staggered.
  */
 
 /** A job that prints in any colour of its material (single-colour parts the seller marked "any"). */
@@ -35,6 +39,30 @@ export interface Spool {
   readonly colour: string;
 }
 
+/** A spool in a toolhead: what it holds, and how much (absent: not tracked, never short). */
+export interface LoadedSpool extends Spool {
+  readonly gramsLeft?: number;
+}
+
+/** Printers on one power circuit: at most `maxStarts` of them start within any `perSeconds`. */
+export interface PowerGroup {
+  readonly id: string;
+  readonly maxStarts: number;
+  readonly perSeconds: number;
+}
+
+/**
+ * What a spool must hold to take a job: its grams plus 10 % and 5 g (the estimate is a slicer's,
+ * the purge line and a first-layer retry cost some), so a print never runs out near its end.
+ */
+export const SPOOL_MARGIN = { percent: 10, grams: 5 } as const;
+export const gramsNeeded = (jobGrams: number): number =>
+  Math.ceil((jobGrams * (100 + SPOOL_MARGIN.percent)) / 100 + SPOOL_MARGIN.grams);
+
+/** Whether a material may only go to an enclosed printer (ABS, ASA, Nylon). */
+export const needsEnclosure = (material: string): boolean =>
+  (MATERIALS_NEEDING_ENCLOSURE as readonly string[]).includes(material);
+
 export interface PlannerPrinter {
   readonly id: string;
   readonly name?: string;
@@ -42,9 +70,15 @@ export interface PlannerPrinter {
   readonly bed: Box;
   readonly nozzleMm: number;
   /** The spool loaded now, or null when none is. */
-  readonly loaded: Spool | null;
-  /** Materials this printer may print (an enclosure for ABS/ASA, a direct drive for TPU); absent: all. */
+  readonly loaded: LoadedSpool | null;
+  /** Materials this printer may print (a direct drive for TPU, say); absent: all. */
   readonly materials?: readonly string[];
+  /** It has an enclosure: the only kind of printer that takes ABS, ASA and Nylon. */
+  readonly enclosed: boolean;
+  /** The farm asked a person to look at it: no job goes to it until cleared (it still counts for `unplaceable`). */
+  readonly flagged?: boolean;
+  /** Its power circuit; null or absent: on its own, never staggered. */
+  readonly group?: PowerGroup | null;
   readonly online: boolean;
   readonly idle: boolean;
   /** A person (or a bed-clearing system) confirmed the bed is clear since the last print. */
@@ -66,6 +100,8 @@ export interface PlannerJob {
   readonly nozzleMm: number;
   /** Estimated print time (s): weighs the waiting work when choosing a spool. */
   readonly printSeconds: number;
+  /** Filament it uses (g), from the slicer's estimate; absent: not known, any spool of its colour holds it. */
+  readonly grams?: number;
   /** Priority inputs. */
   readonly orderPlacedAt: number;
   readonly dueAt: number | null;
@@ -90,8 +126,6 @@ export interface PlannerOptions {
   readonly rushAdvanceMs: number;
   /** How far ahead each level of seller priority moves a job. */
   readonly sellerPriorityStepMs: number;
-  readonly maxStartsPerInterval: number;
-  readonly staggerIntervalMs: number;
   /** The materials Layerline knows (a job in another is unplaceable). */
   readonly knownMaterials: readonly string[];
 }
@@ -103,8 +137,6 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
   standardLeadTimeMs: 72 * HOUR,
   rushAdvanceMs: 48 * HOUR,
   sellerPriorityStepMs: 12 * HOUR,
-  maxStartsPerInterval: 4,
-  staggerIntervalMs: 60_000,
   knownMaterials: FILAMENT_TYPES,
 };
 
@@ -117,15 +149,18 @@ export interface Assignment {
    * printer has no spool: the operator loads whichever spool of the material is at hand.
    */
   readonly spoolChange: Spool | null;
-  /** Why this job went here (for the board and the log). */
-  readonly rule: 'pinned' | 'loaded-spool' | 'overdue' | 'spool-change';
+  /**
+   * Why this job went here (for the board and the log). `fresh-spool`: the loaded spool is the
+   * job's material and colour but holds too little, so a fresh one of the same is asked for.
+   */
+  readonly rule: 'pinned' | 'loaded-spool' | 'overdue' | 'spool-change' | 'fresh-spool';
 }
 
 export interface DispatchDecision {
   readonly assignments: readonly Assignment[];
-  /** Starts the stagger still allows now, after these assignments. */
-  readonly startsLeft: number;
-  /** When the stagger next allows a start, if it held anything back (ms), else null. */
+  /** Starts each power group (by id) still allows now, after these assignments. */
+  readonly startsLeft: ReadonlyMap<string, number>;
+  /** When a group's stagger next allows a start, if it held a ready printer back (ms), else null. */
   readonly nextStartAt: number | null;
 }
 
@@ -162,10 +197,13 @@ export function fitsBed(
   return (size.x <= usable.x && size.y <= usable.y) || (size.y <= usable.x && size.x <= usable.y);
 }
 
-const printsMaterial = (printer: PlannerPrinter, material: string) =>
+const allowsMaterial = (printer: PlannerPrinter, material: string) =>
   !printer.materials || printer.materials.includes(material);
+/** Allowed on it, and enclosed when the material needs it. */
+const printsMaterial = (printer: PlannerPrinter, material: string) =>
+  allowsMaterial(printer, material) && (printer.enclosed || !needsEnclosure(material));
 
-/** The things a spool change cannot fix: nozzle, bed, the materials the printer may print. */
+/** The things a spool change cannot fix: nozzle, bed, the materials the printer may print (and its enclosure). */
 function fitsPrinter(job: PlannerJob, printer: PlannerPrinter, options: PlannerOptions): boolean {
   return (
     sameNozzle(job.nozzleMm, printer.nozzleMm) &&
@@ -179,6 +217,10 @@ const spoolServes = (spool: Spool | null, job: PlannerJob) =>
   spool.material === job.material &&
   (job.colour === ANY_COLOUR || job.colour === spool.colour);
 
+/** The spool holds enough for the job (when both are known). */
+const spoolHolds = (spool: LoadedSpool, job: PlannerJob) =>
+  spool.gramsLeft === undefined || job.grams === undefined || spool.gramsLeft >= gramsNeeded(job.grams);
+
 /** Everything matches: the job can start on this printer now, with the spool it has. */
 export function canRunOn(
   job: PlannerJob,
@@ -189,13 +231,16 @@ export function canRunOn(
     isReady(printer) &&
     (job.pinnedPrinterId === null || job.pinnedPrinterId === printer.id) &&
     spoolServes(printer.loaded, job) &&
+    spoolHolds(printer.loaded!, job) &&
     fitsPrinter(job, printer, options)
   );
 }
 
-/** Online, idle, bed confirmed clear, neither paused nor retired. */
+/** Online, idle, bed confirmed clear, not flagged for a person, neither paused nor retired. */
 export function isReady(printer: PlannerPrinter): boolean {
-  return printer.online && printer.idle && printer.bedClear && !printer.paused && !printer.retired;
+  return (
+    printer.online && printer.idle && printer.bedClear && !printer.flagged && !printer.paused && !printer.retired
+  );
 }
 
 /**
@@ -373,11 +418,7 @@ export function planDispatch(
   now: number,
 ): DispatchDecision {
   const options = queue.options;
-  const windowStart = now - options.staggerIntervalMs;
-  const recentStarts = printers.filter(
-    (p) => p.lastStartAt !== null && p.lastStartAt > windowStart && p.lastStartAt <= now,
-  );
-  let budget = Math.max(0, options.maxStartsPerInterval - recentStarts.length);
+  const stagger = groupStagger(printers, now);
   const ready = printers
     .filter(isReady)
     .sort((a, b) => (a.lastStartAt ?? -Infinity) - (b.lastStartAt ?? -Infinity) || cmp(a.id, b.id));
@@ -407,6 +448,10 @@ export function planDispatch(
       };
       bump(printer.loaded, -1);
       bump(spoolChange, 1);
+    } else if (!spoolHolds(printer.loaded!, job)) {
+      // The right spool, too nearly empty: a fresh one of the same (the loaded count is unchanged).
+      spoolChange = { material: printer.loaded!.material, colour: printer.loaded!.colour };
+      if (rule === 'loaded-spool') rule = 'fresh-spool';
     }
     assignments.push({ jobId: job.id, printerId: printer.id, spoolChange, rule });
     if (job.pinnedPrinterId === null) {
@@ -415,7 +460,7 @@ export function planDispatch(
     }
     taken.add(job.id);
     busyPrinters.add(printer.id);
-    budget -= 1;
+    stagger.started(printer);
   };
 
   /** The first live, untaken job of a bucket that fits the printer (nozzle and material already match). */
@@ -449,7 +494,7 @@ export function planDispatch(
 
   // 2. Pinned jobs first, on their printer.
   for (const printer of ready) {
-    if (budget <= 0) break;
+    if (!stagger.mayStart(printer)) continue;
     const pinned = printer.id;
     for (const e of queue.pinnedTo(pinned)) {
       if (fitsPrinter(e.job, printer, options)) {
@@ -460,28 +505,27 @@ export function planDispatch(
   }
 
   // 3. Overdue work that no printer of the farm holds a spool for gets one ready printer switched to it.
-  if (budget > 0) {
-    const overdue: { bucket: Bucket; entry: Entry }[] = [];
-    for (const bucket of allBuckets(queue, ready)) {
-      const head = firstLive(bucket, taken);
-      if (head && head.key <= now && holders(bucket.material, bucket.colour) === 0)
-        overdue.push({ bucket, entry: head });
+  const overdue: { bucket: Bucket; entry: Entry }[] = [];
+  for (const bucket of allBuckets(queue, ready)) {
+    const head = firstLive(bucket, taken);
+    if (head && head.key <= now && holders(bucket.material, bucket.colour) === 0)
+      overdue.push({ bucket, entry: head });
+  }
+  overdue.sort((a, b) => (before(a.entry, b.entry) ? -1 : 1));
+  for (const { bucket, entry } of overdue) {
+    if (holders(bucket.material, bucket.colour) > 0) continue;
+    // Prefer a printer with nothing to do for its spool, then the one whose spool has the least waiting work.
+    const candidates = ready.filter(
+      (p) => !busyPrinters.has(p.id) && stagger.mayStart(p) && fitsPrinter(entry.job, p, options),
+    );
+    if (candidates.length === 0) continue;
+    let best = candidates[0]!;
+    let bestWork = loadedWork(queue, best);
+    for (const p of candidates) {
+      const work = loadedWork(queue, p);
+      if (work < bestWork) [best, bestWork] = [p, work];
     }
-    overdue.sort((a, b) => (before(a.entry, b.entry) ? -1 : 1));
-    for (const { bucket, entry } of overdue) {
-      if (budget <= 0) break;
-      if (holders(bucket.material, bucket.colour) > 0) continue;
-      // Prefer a printer with nothing to do for its spool, then the one whose spool has the least waiting work.
-      const candidates = ready.filter((p) => !busyPrinters.has(p.id) && fitsPrinter(entry.job, p, options));
-      if (candidates.length === 0) continue;
-      let best = candidates[0]!;
-      let bestWork = loadedWork(queue, best);
-      for (const p of candidates) {
-        const work = loadedWork(queue, p);
-        if (work < bestWork) [best, bestWork] = [p, work];
-      }
-      assign(best, entry, 'overdue');
-    }
+    assign(best, entry, 'overdue');
   }
 
   // 4. Loaded spools: each ready printer's best job for its spool, highest priority across the farm first.
@@ -526,9 +570,13 @@ export function planDispatch(
       before(x.entry!, y.entry!) ||
       (!before(y.entry!, x.entry!) && x.printers[x.next]!.id < y.printers[y.next]!.id),
   );
-  /** The class's next printer that has a job for its spool (a printer may not print the loaded material). */
+  /**
+   * The class's next printer that may start (its group's stagger) and has a job for its spool (a
+   * printer may not print the loaded material).
+   */
   const advance = (cls: PrinterClass) => {
     for (; cls.next < cls.printers.length; cls.next++) {
+      if (!stagger.mayStart(cls.printers[cls.next]!)) continue;
       cls.entry = bestForLoaded(cls.printers[cls.next]!);
       if (cls.entry) {
         heap.push(cls);
@@ -537,10 +585,16 @@ export function planDispatch(
     }
   };
   for (const cls of classes.values()) advance(cls);
-  while (budget > 0 && heap.size > 0) {
+  while (heap.size > 0) {
     const cls = heap.pop()!;
     const printer = cls.printers[cls.next]!;
     if (taken.has(cls.entry!.job.id)) {
+      advance(cls);
+      continue;
+    }
+    if (!stagger.mayStart(printer)) {
+      // Its group used its starts on other printers since this class was queued.
+      cls.next += 1;
       advance(cls);
       continue;
     }
@@ -549,48 +603,77 @@ export function planDispatch(
     advance(cls);
   }
 
-  const idlePrinters = () => ready.filter((p) => !busyPrinters.has(p.id) && bestForLoaded(p) === null);
+  const idlePrinters = () =>
+    ready.filter((p) => !busyPrinters.has(p.id) && stagger.mayStart(p) && bestForLoaded(p) === null);
 
   // 5. Spool changes for ready printers with nothing for their spool.
-  if (budget > 0) {
-    for (const printer of idlePrinters()) {
-      if (budget <= 0) break;
-      const ranked = queue
-        .bucketsFor(printer.nozzleMm)
-        .filter((b) => printsMaterial(printer, b.material) && b.count > 0)
-        .map((b) => ({
-          b,
-          score:
-            (b.seconds - (takenSeconds.get(bucketId(b.material, b.colour, b.nozzleMm)) ?? 0)) /
-            (1 + holders(b.material, b.colour)),
-        }))
-        .sort(
-          (x, y) =>
-            y.score - x.score ||
-            cmp(bucketId(x.b.material, x.b.colour, 0), bucketId(y.b.material, y.b.colour, 0)),
-        );
-      for (const { b } of ranked) {
-        const entry = firstFitting(b, printer);
-        if (entry) {
-          assign(printer, entry, 'spool-change');
-          break;
-        }
+  for (const printer of idlePrinters()) {
+    if (!stagger.mayStart(printer)) continue;
+    const ranked = queue
+      .bucketsFor(printer.nozzleMm)
+      .filter((b) => printsMaterial(printer, b.material) && b.count > 0)
+      .map((b) => ({
+        b,
+        score:
+          (b.seconds - (takenSeconds.get(bucketId(b.material, b.colour, b.nozzleMm)) ?? 0)) /
+          (1 + holders(b.material, b.colour)),
+      }))
+      .sort(
+        (x, y) =>
+          y.score - x.score ||
+          cmp(bucketId(x.b.material, x.b.colour, 0), bucketId(y.b.material, y.b.colour, 0)),
+      );
+    for (const { b } of ranked) {
+      const entry = firstFitting(b, printer);
+      if (entry) {
+        assign(printer, entry, 'spool-change');
+        break;
       }
     }
   }
 
-  const heldBack = budget <= 0 && ready.some((p) => !busyPrinters.has(p.id));
-  let nextStartAt: number | null = null;
-  if (heldBack) {
-    const starts = recentStarts.map((p) => p.lastStartAt!).sort((a, b) => a - b);
-    // The window frees a slot when the oldest start in it leaves; with no recent starts, after this decision's window.
-    const oldest =
-      starts.length >= options.maxStartsPerInterval
-        ? starts[starts.length - options.maxStartsPerInterval]!
-        : now;
-    nextStartAt = oldest + options.staggerIntervalMs;
+  const heldBack = ready.filter((p) => !busyPrinters.has(p.id) && !stagger.mayStart(p));
+  return { assignments, startsLeft: stagger.left(), nextStartAt: stagger.nextStartAt(heldBack) };
+}
+
+/**
+ * Staggered starts per power group: each group's starts in its window (the last `perSeconds`),
+ * those of this decision included. Printers in no group always may start.
+ */
+function groupStagger(printers: readonly PlannerPrinter[], now: number) {
+  const groups = new Map<string, { group: PowerGroup; starts: number[] }>();
+  for (const p of printers) {
+    if (!p.group) continue;
+    let entry = groups.get(p.group.id);
+    if (!entry) {
+      entry = { group: p.group, starts: [] };
+      groups.set(p.group.id, entry);
+    }
+    const windowStart = now - p.group.perSeconds * 1000;
+    if (p.lastStartAt !== null && p.lastStartAt > windowStart && p.lastStartAt <= now) entry.starts.push(p.lastStartAt);
   }
-  return { assignments, startsLeft: Math.max(0, budget), nextStartAt };
+  const left = (id: string) => {
+    const entry = groups.get(id)!;
+    return Math.max(0, entry.group.maxStarts - entry.starts.length);
+  };
+  return {
+    mayStart: (p: PlannerPrinter) => !p.group || left(p.group.id) > 0,
+    started(p: PlannerPrinter) {
+      if (p.group) groups.get(p.group.id)!.starts.push(now);
+    },
+    left: () => new Map([...groups.keys()].map((id) => [id, left(id)])),
+    /** When the first group holding back one of these printers frees a start: its oldest start in the window leaves it. */
+    nextStartAt(heldBack: readonly PlannerPrinter[]): number | null {
+      let next: number | null = null;
+      for (const id of new Set(heldBack.map((p) => p.group!.id))) {
+        const { group, starts } = groups.get(id)!;
+        const sorted = [...starts].sort((a, b) => a - b);
+        const at = sorted[sorted.length - group.maxStarts]! + group.perSeconds * 1000;
+        if (next === null || at < next) next = at;
+      }
+      return next;
+    },
+  };
 }
 
 function allBuckets(queue: DispatchQueue, ready: readonly PlannerPrinter[]): Bucket[] {
@@ -719,8 +802,11 @@ export function unplaceable(
     );
   }
   if (withMaterial.length === 0) {
+    const allowedOpen = printers.some((p) => allowsMaterial(p, job.material));
     problems.push(
-      `${pinnedName ? `${pinnedName} may not print` : 'No printer of the farm may print'} ${job.material}. Allow it on a printer that can, or choose another material.`,
+      allowedOpen && needsEnclosure(job.material)
+        ? `${job.material} prints only in an enclosure (${MATERIALS_NEEDING_ENCLOSURE.join(', ')} warp and give off fumes in the open), and ${pinnedName ? `${pinnedName} is not enclosed` : 'no printer of the farm that may print it is enclosed'}. Mark an enclosed printer as enclosed and allow ${job.material} on it, or choose another material.`
+        : `${pinnedName ? `${pinnedName} may not print` : 'No printer of the farm may print'} ${job.material}. Allow it on a printer that can, or choose another material.`,
     );
   }
   if (bySize.length === 0) {
@@ -737,7 +823,7 @@ export function unplaceable(
   // Each need is met by some printer, but never all by one.
   const needs = [
     `a ${mm(job.nozzleMm)} mm nozzle`,
-    job.material,
+    needsEnclosure(job.material) ? `${job.material} in an enclosure` : job.material,
     `room for ${boxText(job.size)} with ${margins}`,
   ];
   return `${lacks('everything this part needs at once')}: ${needs.join(', ')}. Some printers have one or two of these, none all three.`;

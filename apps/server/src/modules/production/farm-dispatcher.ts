@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { isPrinterFree, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
-import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
+import {
+  DispatchQueue,
+  gramsNeeded,
+  planDispatch,
+  type Assignment,
+  type PlannerJob,
+  type PlannerPrinter,
+  type PowerGroup,
+} from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
@@ -23,6 +31,9 @@ import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
 
 /** Where a file is uploaded on every printer: one name per job, so a repeated upload replaces it. */
 export const printFileName = (jobId: string) => `layerline-${jobId}.gcode`;
+
+/** How many printed jobs and packed orders the autopilot looks at per tick (those for a person are skipped). */
+const AUTOPILOT_PAGE = 500;
 
 /** The seconds an upload may stay unsettled before the printer's status decides it. */
 const UPLOAD_SETTLE_MS = 120_000;
@@ -76,8 +87,15 @@ export interface TickReport {
   readonly decisionMs: number;
 }
 
-/** A printer as the planner sees it, from its row and the job it holds. */
-export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPrinter {
+/**
+ * A printer as the planner sees it, from its row, the job it holds and the farm's power groups
+ * (by id; a group missing from `groups` staggers nothing).
+ */
+export function plannerPrinterOf(
+  row: PrinterRow,
+  holdsJob: boolean,
+  groups: ReadonlyMap<string, PowerGroup> = new Map(),
+): PlannerPrinter {
   const state = row.lastState as PrinterStatus | null;
   const loaded = (row.spools as PrinterSpool[]).find((s) => s.loaded) ?? null;
   return {
@@ -85,8 +103,14 @@ export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPri
     name: row.name,
     bed: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm },
     nozzleMm: row.nozzleMm,
-    loaded: loaded ? { material: loaded.material, colour: loaded.colourHex.toLowerCase() } : null,
-    online: state !== null && row.lastError === null && row.attention === null && state.state !== 'offline' && state.state !== 'error' && state.state !== 'unknown',
+    loaded: loaded
+      ? { material: loaded.material, colour: loaded.colourHex.toLowerCase(), gramsLeft: loaded.gramsLeft }
+      : null,
+    materials: row.materials,
+    enclosed: row.enclosed,
+    flagged: row.attention !== null,
+    group: row.groupId === null ? null : (groups.get(row.groupId) ?? null),
+    online: state !== null && row.lastError === null && state.state !== 'offline' && state.state !== 'error' && state.state !== 'unknown',
     idle: !holdsJob && state !== null && isPrinterFree(state.state),
     bedClear: row.bedConfirmedClear,
     paused: row.status === 'paused',
@@ -95,13 +119,14 @@ export function plannerPrinterOf(row: PrinterRow, holdsJob: boolean): PlannerPri
   };
 }
 
-/** A queued job as the planner sees it. */
+/** A queued job as the planner sees it (its grams when the row carries them). */
 export function plannerJobOf(
   job: Pick<
     PrintJobRow,
     | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds'
     | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey'
-  >,
+  > &
+    Partial<Pick<PrintJobRow, 'grams'>>,
 ): PlannerJob {
   return {
     id: job.id,
@@ -110,6 +135,7 @@ export function plannerJobOf(
     colour: job.colour,
     nozzleMm: job.nozzleMm,
     printSeconds: job.printSeconds,
+    ...(job.grams === undefined ? {} : { grams: job.grams }),
     orderPlacedAt: job.placedAt.getTime(),
     dueAt: job.dueAt?.getTime() ?? null,
     sellerPriority: 0,
@@ -133,6 +159,9 @@ export function simulationFile(job: PrintJobRow): Uint8Array {
     ].join('\n'),
   );
 }
+
+/** What a new spool holds (a 1 kg spool, the common size). */
+const FULL_SPOOL_GRAMS = 1000;
 
 /** The whole queue is read again at least this often; between, only the jobs changed since the last read. */
 const QUEUE_FULL_READ_MS = 60_000;
@@ -255,8 +284,10 @@ export function createFarmDispatcher(deps: {
     await outcomes.jobFailed(failed, { kind: 'system' });
   }
 
+  /** A print used its grams of the loaded spool (read again: a person may have changed spools meanwhile). */
   async function useFilament(row: PrinterRow, grams: number): Promise<void> {
-    const spools = (row.spools as PrinterSpool[]).map((s) =>
+    const current = (await printers.find(row.id)) ?? row;
+    const spools = (current.spools as PrinterSpool[]).map((s) =>
       s.loaded ? { ...s, gramsLeft: Math.max(0, Math.round(s.gramsLeft - grams)) } : s,
     );
     await printers.setSpools(row.id, spools);
@@ -372,15 +403,26 @@ export function createFarmDispatcher(deps: {
     return false;
   }
 
-  /** The autopilot's steps (FARM_AUTOPILOT): each is what a person would confirm, recorded as the autopilot's. */
+  /**
+   * The autopilot's steps (FARM_AUTOPILOT): each is what a person would confirm, recorded as the
+   * autopilot's. It acts on simulated printers only, whatever the environment: a real printer's bed,
+   * spool, printed part and parcel always wait for a person.
+   */
   async function autopilotSteps(rows: readonly PrinterRow[], held: ReadonlyMap<string, PrintJobRow>): Promise<void> {
     const before = new Date(now() - options.autopilot.delayMs);
+    // Every printer, retired ones too: a part printed on a simulated printer since retired is still simulated.
+    const simulated = new Set(
+      (await printers.list()).filter((r) => r.connectionKind === 'simulated').map((r) => r.id),
+    );
+    const onSimulated = (job: PrintJobRow) => job.printerId !== null && simulated.has(job.printerId);
     for (const job of await jobs.awaitingSpoolBefore(before)) {
+      if (!onSimulated(job)) continue;
       await loadSpool(job, autopilot);
       await startJob(job.id);
     }
-    const lastFinished = await jobs.lastFinishedOn(rows.map((r) => r.id));
-    for (const row of rows) {
+    const simulatedRows = rows.filter((r) => simulated.has(r.id));
+    const lastFinished = await jobs.lastFinishedOn(simulatedRows.map((r) => r.id));
+    for (const row of simulatedRows) {
       const state = (row.lastState as PrinterStatus | null)?.state;
       if (row.bedConfirmedClear || held.has(row.id) || row.status === 'retired') continue;
       if (!state || !isPrinterFree(state)) continue;
@@ -388,14 +430,18 @@ export function createFarmDispatcher(deps: {
       if (finished && finished > before) continue;
       await confirmBedClear(row.id, autopilot);
     }
-    for (const job of await jobs.printedBefore(before, 50)) {
+    // Oldest first; a generous page, so that parts waiting for a person's QC do not hide the simulated ones.
+    for (const job of await jobs.printedBefore(before, AUTOPILOT_PAGE)) {
+      if (!onSimulated(job)) continue;
       const passed = await jobs.move(job.id, 'printed', 'qc_passed', { qcBy: 'autopilot' });
       if (!passed) continue;
       await jobs.record({ kind: 'qc_pass', jobId: job.id, orderId: job.orderId, actorKind: 'autopilot', detail: 'Passed QC' });
       await outcomes.jobPassed(passed, autopilot);
     }
-    for (const packing of await jobs.ordersAwaitingPacking(50)) {
+    for (const packing of await jobs.ordersAwaitingPacking(AUTOPILOT_PAGE)) {
       if (packing.updatedAt > before) continue;
+      const printedOn = (await jobs.ofOrder(packing.id)).filter((j) => j.printerId !== null);
+      if (!printedOn.every(onSimulated)) continue;
       if (await outcomes.moveOrder(packing.id, ['printed'], 'packed', 'Packing confirmed by the farm autopilot', autopilot))
         await jobs.record({ kind: 'packed', orderId: packing.id, actorKind: 'autopilot', detail: 'Packing confirmed' });
     }
@@ -417,25 +463,41 @@ export function createFarmDispatcher(deps: {
     return hex;
   }
 
-  /** The spool the job asked for is in the toolhead: the printer's spools say so, and the job may start. */
+  /**
+   * The spool the job asked for is in the toolhead: the printer's spools say so, and the job may
+   * start. The spool loaded holds enough for the job (its grams plus the margin): a spare on the
+   * printer that does, else a new full one, never the nearly empty spool it replaces.
+   */
   async function loadSpool(job: PrintJobRow, actor: FarmActor): Promise<PrintJobRow | undefined> {
     if (!job.spoolChange || job.status !== 'assigned' || job.printerId === null) return job;
     const row = await printers.find(job.printerId);
     if (!row) return job;
     const wanted = job.spoolChange;
+    const needed = gramsNeeded(job.grams);
     const spools = (row.spools as PrinterSpool[]).map((s) => ({ ...s, loaded: false }));
     const match = spools.find(
-      (s) => s.material === wanted.material && (wanted.colour === 'any' || s.colourHex.toLowerCase() === wanted.colour),
+      (s) =>
+        s.material === wanted.material &&
+        (wanted.colour === 'any' || s.colourHex.toLowerCase() === wanted.colour) &&
+        s.gramsLeft >= needed,
     );
     if (match) match.loaded = true;
-    else
-      spools.push({
+    else {
+      const colourHex = wanted.colour === 'any' ? '#9e9e9e' : wanted.colour;
+      const fresh: PrinterSpool = {
         material: wanted.material as PrinterSpool['material'],
         colourName: wanted.colour === 'any' ? `${wanted.material} (any colour)` : await colourNameOf(wanted.colour),
-        colourHex: wanted.colour === 'any' ? '#9e9e9e' : wanted.colour,
-        gramsLeft: 1000,
+        colourHex,
+        gramsLeft: Math.max(FULL_SPOOL_GRAMS, needed),
         loaded: true,
-      });
+      };
+      // The spools too short for this job of the same material and colour are used up: they leave the printer.
+      const keep = spools.filter(
+        (s) => !(s.material === fresh.material && s.colourHex.toLowerCase() === colourHex && s.gramsLeft < needed),
+      );
+      spools.length = 0;
+      spools.push(...keep, fresh);
+    }
     await printers.setSpools(row.id, spools.slice(-16));
     const updated = await jobs.setSpoolChange(job.id, null);
     await jobs.record({
@@ -455,12 +517,15 @@ export function createFarmDispatcher(deps: {
    */
   async function dispatchOnce(): Promise<{ assigned: string[]; decisionMs: number }> {
     const started = performance.now();
-    const [rows, busyPrinters, queues] = await Promise.all([
+    const [rows, busyPrinters, queues, groupRows] = await Promise.all([
       printers.list().then((list) => list.filter((r) => r.status !== 'retired')),
       jobs.busyPrinters(),
       keptQueue.sync(),
+      printers.groups.staggers(),
     ]);
-    const farm = rows.map((row) => plannerPrinterOf(row, busyPrinters.has(row.id)));
+    const groups = new Map(groupRows.map((g) => [g.id, g]));
+    const farm = rows.map((row) => plannerPrinterOf(row, busyPrinters.has(row.id), groups));
+    const rowById = new Map(rows.map((r) => [r.id, r]));
     const simulated = new Set(rows.filter((r) => r.connectionKind === 'simulated').map((r) => r.id));
     const t = now();
     const first = planDispatch(farm, queues.sliced, t);
@@ -471,7 +536,10 @@ export function createFarmDispatcher(deps: {
       t,
     );
     const assigned: string[] = [];
-    for (const a of [...first.assignments, ...second.assignments]) {
+    const planned = await Promise.all(
+      [...first.assignments, ...second.assignments].map((a) => withEnoughFilament(a, rowById.get(a.printerId))),
+    );
+    for (const a of planned) {
       // Taken or not, it leaves the kept queue: a lost race or an order on hold comes back by the next read.
       keptQueue.taken(a.jobId);
       const detail = a.spoolChange
@@ -480,6 +548,21 @@ export function createFarmDispatcher(deps: {
       if (await jobs.assign(a.jobId, a.printerId, a.spoolChange, new Date(t), detail)) assigned.push(a.jobId);
     }
     return { assigned, decisionMs: performance.now() - started };
+
+    /**
+     * While the kept queue's rows carry no grams (QueueEntryRow), the planner cannot weigh the
+     * loaded spool: a job it gave the loaded spool is checked here (one read of the job), and asks
+     * for a fresh spool of the same material and colour when the spool holds less than the job's
+     * grams and the margin. A job the planner knew the grams of was checked by it already.
+     */
+    async function withEnoughFilament(a: Assignment, row: PrinterRow | undefined): Promise<Assignment> {
+      const spool = (row?.spools as PrinterSpool[] | undefined)?.find((s) => s.loaded);
+      const weighed = (queues.sliced.get(a.jobId) ?? queues.simulation.get(a.jobId))?.grams !== undefined;
+      if (a.spoolChange !== null || !spool || weighed) return a;
+      const job = await jobs.find(a.jobId);
+      if (!job || spool.gramsLeft >= gramsNeeded(job.grams)) return a;
+      return { ...a, spoolChange: { material: spool.material, colour: spool.colourHex.toLowerCase() }, rule: 'fresh-spool' };
+    }
   }
 
   return {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
   printerConnectionSchema,
   type PrinterConnection,
@@ -9,6 +9,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { printer } from '../../db/schema.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
+import { createPrinterGroupRepository } from './printer-group-repository.ts';
 
 export type PrinterRow = typeof printer.$inferSelect;
 
@@ -56,6 +57,9 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
   });
 
   return {
+    /** The power groups printers belong to. */
+    groups: createPrinterGroupRepository(db),
+
     async list(): Promise<PrinterRow[]> {
       return db.select().from(printer).orderBy(asc(printer.name), asc(printer.id));
     },
@@ -114,12 +118,26 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       return row;
     },
 
-    /** The farm asks a person to look at the printer (it takes no job until cleared); a repeated flag keeps its time. */
+    /**
+     * The farm asks a person to look at the printer (an answer it does not know, a key that may not
+     * print): no job goes to it until cleared. A flag repeated with the same reason (every poll)
+     * keeps the time it was first raised.
+     */
     async flagAttention(printerId: string, reason: string): Promise<void> {
       await db
         .update(printer)
         .set({ attention: reason, attentionAt: new Date() })
         .where(and(eq(printer.id, printerId), or(isNull(printer.attention), ne(printer.attention, reason))));
+    },
+
+    /** A person looked: the printer takes jobs again. False when it was not flagged (or is gone). */
+    async clearAttention(printerId: string): Promise<boolean> {
+      const rows = await db
+        .update(printer)
+        .set({ attention: null, attentionAt: null })
+        .where(and(eq(printer.id, printerId), isNotNull(printer.attention)))
+        .returning({ id: printer.id });
+      return rows.length > 0;
     },
 
     /** The stored connection, opened (throws SecretBoxError when it does not belong to this row). */

@@ -9,6 +9,7 @@ import {
   printerUpdateInputSchema,
 } from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
+import { registerPrinterGroupRoutes } from './printer-group-routes.ts';
 import { printerIdParams, type PrinterActor, type PrinterService } from './printer-service.ts';
 
 function actorOf(request: FastifyRequest): PrinterActor {
@@ -16,7 +17,7 @@ function actorOf(request: FastifyRequest): PrinterActor {
   return { id: admin.id, requestId: request.id };
 }
 
-/** The farm's printers: admins only (docs/api.md, "Printers"). */
+/** The farm's printers and their power groups: admins only (docs/api.md, "Printers"). */
 export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: PrinterService }): void {
   const { printers } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -100,6 +101,19 @@ export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: Pr
     );
   }
 
+  api.post(
+    '/api/admin/printers/:id/clear-attention',
+    {
+      schema: {
+        tags,
+        summary: 'A person looked at a printer the farm flagged: it takes jobs again',
+        params: printerIdParams,
+        response: { 200: printerSchema },
+      },
+    },
+    async (request) => printers.clearAttention(actorOf(request), request.params.id),
+  );
+
   api.put(
     '/api/admin/printers/:id/spools',
     {
@@ -130,4 +144,6 @@ export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: Pr
       return printers.test(request.params.id);
     },
   );
+
+  registerPrinterGroupRoutes(app, { groups: printers.groups });
 }

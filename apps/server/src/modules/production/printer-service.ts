@@ -13,6 +13,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { BuildVolume, BuildVolumes } from '../designs/build-volume.ts';
 import type { PrinterDriverFactory } from './printer-driver.ts';
+import { createPrinterGroupService } from './printer-group-service.ts';
 import type { PrinterFields, PrinterRepository, PrinterRow } from './printer-repository.ts';
 
 export interface PrinterActor {
@@ -104,6 +105,13 @@ export function createPrinterService(deps: {
   audit: AuditRepository;
 }) {
   const { repository, drivers, audit } = deps;
+  const groups = createPrinterGroupService({ repository: repository.groups, audit });
+
+  /** A printer joins only a group that exists (422 in words, not a foreign key's 500). */
+  async function checkGroup(groupId: string | null): Promise<void> {
+    if (groupId !== null && !(await groups.exists(groupId)))
+      throw new AppError('unprocessable', 'groupId: That printer group does not exist (it may have been deleted)');
+  }
 
   function dto(row: PrinterRow): Printer {
     const { view, secretSet } = connectionView(repository.connection(row));
@@ -169,6 +177,8 @@ export function createPrinterService(deps: {
     });
 
   return {
+    groups,
+
     async list(): Promise<Printer[]> {
       return (await repository.list()).map(dto);
     },
@@ -178,6 +188,7 @@ export function createPrinterService(deps: {
     },
 
     async create(actor: PrinterActor, fields: PrinterFields): Promise<Printer> {
+      await checkGroup(fields.groupId);
       const row = await repository.create(fields);
       await record(actor, 'printer.create', row);
       return dto(row);
@@ -185,6 +196,7 @@ export function createPrinterService(deps: {
 
     async update(actor: PrinterActor, id: string, fields: PrinterUpdate): Promise<Printer> {
       const row = await changeable(id);
+      await checkGroup(fields.groupId);
       const connection = mergeConnection(repository.connection(row), fields.connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) return refusedMeanwhile(id);
@@ -203,6 +215,14 @@ export function createPrinterService(deps: {
         to === 'retired' ? 'printer.retire' : to === 'paused' ? 'printer.pause' : 'printer.resume';
       await record(actor, action, updated, { from: row.status });
       return dto(updated);
+    },
+
+    /** A person looked at a flagged printer: it takes jobs again (nothing to do when it was not flagged). */
+    async clearAttention(actor: PrinterActor, id: string): Promise<Printer> {
+      const row = await changeable(id);
+      if (row.attention === null) return dto(row);
+      if (await repository.clearAttention(id)) await record(actor, 'printer.clear-attention', row, { attention: row.attention });
+      return dto(await existing(id));
     },
 
     async setSpools(actor: PrinterActor, id: string, spools: readonly PrinterSpool[]): Promise<Printer> {

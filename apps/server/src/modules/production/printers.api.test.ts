@@ -239,6 +239,10 @@ describe('printers (admin API)', () => {
             ...simulated(),
             model: '',
             tags: [],
+            materials: ['PLA'],
+            enclosed: false,
+            groupId: null,
+            slicerProfile: null,
             connection: { kind: 'simulated' },
           } as never),
       ],
@@ -457,4 +461,100 @@ describe('a real OctoPrint connection on this machine (PRINTER_ALLOW_LOOPBACK)',
       await new Promise((resolve) => octo.close(resolve));
     }
   }, 60_000);
+});
+
+describe('a printer’s materials, enclosure, power group and slicer profile (issue 20)', () => {
+  const auditOf = async (action: string) =>
+    t.context.db.select().from(auditLog).where(eq(auditLog.action, action));
+
+  it('creates and edits a printer with allowed materials, an enclosure, a group and a slicer profile', async () => {
+    const group = await admin.post('/api/admin/printer-groups', { name: 'Circuit A', maxStarts: 3, perSeconds: 60 });
+    expect(group.status).toBe(201);
+    expect(group.body).toMatchObject({ name: 'Circuit A', maxStarts: 3, perSeconds: 60, printerCount: 0 });
+    const created = await admin.post(
+      '/api/admin/printers',
+      simulated({
+        name: 'Enclosed MK3S',
+        materials: ['PLA', 'ABS'],
+        enclosed: true,
+        groupId: group.body.id,
+        slicerProfile: { kind: 'bundled', vendor: 'PrusaResearch', preset: 'Original Prusa i3 MK3S' },
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      materials: ['PLA', 'ABS'],
+      enclosed: true,
+      groupId: group.body.id,
+      slicerProfile: { kind: 'bundled', vendor: 'PrusaResearch', preset: 'Original Prusa i3 MK3S' },
+      attention: null,
+    });
+    // Defaults: every material, open frame, no group, Layerline's generic profile.
+    const plain = await admin.post('/api/admin/printers', simulated({ name: 'Plain' }));
+    expect(plain.body).toMatchObject({ materials: ['PLA', 'PETG', 'ABS', 'ASA', 'TPU', 'Nylon'], enclosed: false, groupId: null, slicerProfile: null });
+    const custom = { kind: 'custom', startGcode: 'G28 ; home\nG29 ; mesh', endGcode: 'M104 S0\nM140 S0' };
+    const edited = await put(admin, `/api/admin/printers/${created.body.id}`, simulated({ name: 'Enclosed MK3S', materials: ['PETG'], enclosed: false, groupId: null, slicerProfile: custom }));
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ materials: ['PETG'], enclosed: false, groupId: null, slicerProfile: custom });
+  });
+
+  it('refuses bad materials and a malformed slicer profile (400), and an unknown group (422), in words', async () => {
+    const cases: [Record<string, unknown>, RegExp, number][] = [
+      [{ materials: [] }, /at least one material/i, 400],
+      [{ materials: ['PLA', 'PLA'] }, /each material once/i, 400],
+      [{ materials: ['Wood'] }, /materials/, 400],
+      [{ groupId: 'not-a-uuid' }, /printer group/i, 400],
+      [{ groupId: crypto.randomUUID() }, /That printer group does not exist/, 422],
+      [{ slicerProfile: { kind: 'bundled', vendor: 'Prusa Research!', preset: 'MK3S' } }, /vendor bundle name/, 400],
+      [{ slicerProfile: { kind: 'custom', startGcode: 'x'.repeat(20_001), endGcode: '' } }, /start G-code is too long/, 400],
+    ];
+    for (const [fields, message, status] of cases) {
+      const refused = await admin.post('/api/admin/printers', simulated({ name: 'Bad', ...fields }));
+      expect(refused.status, JSON.stringify(fields)).toBe(status);
+      expect(JSON.stringify(refused.body)).toMatch(message);
+    }
+  });
+
+  it('keeps power groups: list with counts, edit, a unique name, audit, and delete leaves its printers ungrouped', async () => {
+    const group = (await admin.post('/api/admin/printer-groups', { name: 'Circuit B', maxStarts: 2, perSeconds: 120 })).body;
+    const member = (await admin.post('/api/admin/printers', simulated({ name: 'In B', groupId: group.id }))).body;
+    expect((await admin.get('/api/admin/printer-groups')).body.find((g: any) => g.id === group.id)).toMatchObject({ printerCount: 1 });
+    const edited = await put(admin, `/api/admin/printer-groups/${group.id}`, { name: 'Circuit B (kitchen)', maxStarts: 4, perSeconds: 60 });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'Circuit B (kitchen)', maxStarts: 4, perSeconds: 60, printerCount: 1 });
+    expect((await admin.post('/api/admin/printer-groups', { name: 'Circuit B (kitchen)', maxStarts: 1, perSeconds: 60 })).status).toBe(409);
+    expect((await admin.post('/api/admin/printer-groups', { name: 'Zero', maxStarts: 0, perSeconds: 60 })).status).toBe(400);
+    expect((await put(admin, `/api/admin/printer-groups/${crypto.randomUUID()}`, { name: 'Gone', maxStarts: 1, perSeconds: 60 })).status).toBe(404);
+    const removed = await admin.request('DELETE', `/api/admin/printer-groups/${group.id}`, undefined, {});
+    expect(removed.status).toBe(204);
+    expect((await admin.get(`/api/admin/printers/${member.id}`)).body.groupId).toBeNull();
+    expect((await admin.request('DELETE', `/api/admin/printer-groups/${group.id}`, undefined, {})).status).toBe(404);
+    for (const action of ['printer-group.create', 'printer-group.update', 'printer-group.delete'])
+      expect((await auditOf(action)).some((a) => (a.detail as { groupId?: string }).groupId === group.id), action).toBe(true);
+    expect((await seller.get('/api/admin/printer-groups')).status).toBe(403);
+  });
+
+  it('flags a printer for a person (the time of the first flag kept) and clears it, audited', async () => {
+    const id = (await admin.post('/api/admin/printers', simulated({ name: 'Flagged' }))).body.id as string;
+    const repository = t.context.printerRepository;
+    await repository.flagAttention(id, 'The printer answered “BOOTLOADER”, a state Layerline does not know');
+    const first = (await repository.find(id))!.attentionAt!;
+    await new Promise((r) => setTimeout(r, 20));
+    await repository.flagAttention(id, 'The printer answered “BOOTLOADER”, a state Layerline does not know');
+    expect((await repository.find(id))!.attentionAt!.getTime()).toBe(first.getTime());
+    await repository.flagAttention(id, 'The API key may not start prints');
+    const reflagged = (await admin.get(`/api/admin/printers/${id}`)).body;
+    expect(reflagged.attention).toBe('The API key may not start prints');
+    expect(new Date(reflagged.attentionAt).getTime()).toBeGreaterThan(first.getTime());
+
+    expect((await seller.post(`/api/admin/printers/${id}/clear-attention`, {})).status).toBe(403);
+    const cleared = await admin.post(`/api/admin/printers/${id}/clear-attention`, {});
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ attention: null, attentionAt: null });
+    expect(await repository.clearAttention(id)).toBe(false);
+    expect((await auditOf('printer.clear-attention')).filter((a) => (a.detail as { printerId: string }).printerId === id)).toHaveLength(1);
+    expect((await admin.post(`/api/admin/printers/${crypto.randomUUID()}/clear-attention`, {})).status).toBe(404);
+    await admin.post(`/api/admin/printers/${id}/retire`, {});
+    expect((await admin.post(`/api/admin/printers/${id}/clear-attention`, {})).status).toBe(409);
+  });
 });

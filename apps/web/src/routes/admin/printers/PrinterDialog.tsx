@@ -5,14 +5,40 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { PRINTER_KIND_LABELS, PRINTER_KINDS, type Printer, type PrinterKind } from '@layerline/contracts';
-import { useCreatePrinter, useUpdatePrinter } from '../../../api/printers.ts';
-import { emptyPrinterForm, printerBody, printerFormFrom, type PrinterFormState } from './printer-form.ts';
+import {
+  MATERIALS_NEEDING_ENCLOSURE,
+  PRINTER_KIND_LABELS,
+  PRINTER_KINDS,
+  SPOOL_MATERIALS,
+  type Printer,
+  type PrinterKind,
+} from '@layerline/contracts';
+import {
+  useCreatePrinter,
+  usePrinterGroups,
+  useSlicerPrinterPresets,
+  useUpdatePrinter,
+} from '../../../api/printers.ts';
+import {
+  emptyPrinterForm,
+  presetKey,
+  printerBody,
+  printerFormFrom,
+  type PrinterFormState,
+  type SlicerProfileChoice,
+} from './printer-form.ts';
+
+const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 };
 
 /**
  * Add or edit a printer: common fields, then the fields of the chosen connection kind. Mounted per
@@ -34,6 +60,9 @@ export function PrinterDialog({
   const create = useCreatePrinter();
   const update = useUpdatePrinter();
   const mutation = printer ? update : create;
+  const groups = usePrinterGroups();
+  const presets = useSlicerPrinterPresets();
+  const presetList = presets.data?.presets ?? [];
 
   const set =
     <K extends keyof PrinterFormState>(key: K) =>
@@ -51,6 +80,26 @@ export function PrinterDialog({
   );
   const editingSameKind = printer !== null && printer.connection.kind === form.kind;
   const keepHint = editingSameKind && printer.secretSet ? 'Leave empty to keep the stored one' : undefined;
+
+  const toggleMaterial = (material: PrinterFormState['materials'][number], on: boolean) =>
+    set('materials')(SPOOL_MATERIALS.filter((m) => (m === material ? on : form.materials.includes(m))));
+
+  /** A bundled preset brings its bed and nozzle with it. */
+  const choosePreset = (key: string) => {
+    const chosen = presetList.find((p) => presetKey(p.vendor, p.preset) === key);
+    setForm((current) => ({
+      ...current,
+      preset: key,
+      ...(chosen
+        ? {
+            x: String(chosen.bedMm.x),
+            y: String(chosen.bedMm.y),
+            z: String(chosen.maxHeightMm),
+            nozzleMm: String(chosen.nozzleMm),
+          }
+        : {}),
+    }));
+  };
 
   const submit = () => {
     const body = printerBody(form, printer !== null);
@@ -78,6 +127,102 @@ export function PrinterDialog({
             {text('nozzleMm', 'Nozzle (mm)', { type: 'number', slotProps: { htmlInput: { step: 0.1 } } })}
             {text('tags', 'Tags', { helperText: 'Separated by commas' })}
           </Stack>
+          <FormControl component="fieldset" size="small">
+            <FormLabel component="legend">Materials it may print</FormLabel>
+            <FormGroup row>
+              {SPOOL_MATERIALS.map((material) => (
+                <FormControlLabel
+                  key={material}
+                  label={material}
+                  control={
+                    <Checkbox
+                      size="small"
+                      checked={form.materials.includes(material)}
+                      onChange={(event) => toggleMaterial(material, event.target.checked)}
+                    />
+                  }
+                />
+              ))}
+            </FormGroup>
+          </FormControl>
+          <FormControl>
+            <FormControlLabel
+              control={
+                <Switch checked={form.enclosed} onChange={(event) => set('enclosed')(event.target.checked)} />
+              }
+              label="Enclosed"
+            />
+            <FormHelperText>
+              {MATERIALS_NEEDING_ENCLOSURE.join(', ')} only go to enclosed printers.
+            </FormHelperText>
+          </FormControl>
+          <TextField
+            select
+            label="Power group"
+            value={form.groupId}
+            onChange={(event) => set('groupId')(event.target.value)}
+            size="small"
+            fullWidth
+            helperText="Printers on one circuit start their prints staggered, as the group allows"
+          >
+            <MenuItem value="">No group (not staggered)</MenuItem>
+            {(groups.data ?? []).map((group) => (
+              <MenuItem key={group.id} value={group.id}>
+                {group.name} · {group.maxStarts} per {group.perSeconds} s
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label="Slicer profile"
+            value={form.profile}
+            onChange={(event) => set('profile')(event.target.value as SlicerProfileChoice)}
+            size="small"
+            fullWidth
+          >
+            <MenuItem value="generic">Layerline generic (no printer preset)</MenuItem>
+            <MenuItem value="bundled">A PrusaSlicer printer preset</MenuItem>
+            <MenuItem value="custom">My own start and end G-code</MenuItem>
+          </TextField>
+          {form.profile === 'bundled' ? (
+            presetList.length > 0 ? (
+              <TextField
+                select
+                label="Printer preset"
+                value={form.preset}
+                onChange={(event) => choosePreset(event.target.value)}
+                size="small"
+                fullWidth
+                helperText="Fills the build volume and nozzle from the preset"
+              >
+                {presetList.map((p) => (
+                  <MenuItem key={presetKey(p.vendor, p.preset)} value={presetKey(p.vendor, p.preset)}>
+                    {p.preset} ({p.vendor})
+                  </MenuItem>
+                ))}
+              </TextField>
+            ) : (
+              <Alert severity="info">
+                No PrusaSlicer printer presets are available on this server. Choose the generic profile or
+                enter your own start and end G-code.
+              </Alert>
+            )
+          ) : null}
+          {form.profile === 'custom' ? (
+            <>
+              {text('startGcode', 'Start G-code', {
+                multiline: true,
+                minRows: 4,
+                slotProps: { htmlInput: { style: MONOSPACE } },
+                helperText: 'PrusaSlicer placeholders such as [first_layer_temperature] are filled in',
+              })}
+              {text('endGcode', 'End G-code', {
+                multiline: true,
+                minRows: 3,
+                slotProps: { htmlInput: { style: MONOSPACE } },
+              })}
+            </>
+          ) : null}
           <TextField
             select
             label="Connection"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -21,7 +21,10 @@ import { PRINTER_KIND_LABELS, type Printer, type PrinterTestResult } from '@laye
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
-import { usePrinters, useSetPrinterStatus, useTestPrinter } from '../../../api/printers.ts';
+import { usePrinterGroups, usePrinters, useSetPrinterStatus, useTestPrinter } from '../../../api/printers.ts';
+import { AttentionBanner } from './AttentionBanner.tsx';
+import { PowerGroups } from './PowerGroups.tsx';
+import { PRINTER_STATE_LABEL } from './printer-state-labels.ts';
 import { PrinterDialog } from './PrinterDialog.tsx';
 import { SpoolsDialog } from './SpoolsDialog.tsx';
 
@@ -66,7 +69,11 @@ function StateCell({ printer }: { printer: Printer }) {
       </Typography>
     );
   }
-  return <Typography variant="body2">{printer.lastState.state}</Typography>;
+  return (
+    <Typography variant="body2" title={printer.lastState.vendorState ?? undefined}>
+      {PRINTER_STATE_LABEL[printer.lastState.state]}
+    </Typography>
+  );
 }
 
 function LoadedSpool({ printer }: { printer: Printer }) {
@@ -128,7 +135,7 @@ function TestResultDialog({
             Connected: {result.identity.software}
             {result.identity.firmware ? `, ${result.identity.firmware}` : ''} in{' '}
             {Math.round(result.identity.latencyMs)} ms.
-            {result.status ? ` It is ${result.status.state}.` : ''}
+            {result.status ? ` It is ${PRINTER_STATE_LABEL[result.status.state].toLowerCase()}.` : ''}
           </Alert>
         ) : (
           <Alert severity="error">{result.failure.message}</Alert>
@@ -151,6 +158,8 @@ export default function PrintersPage() {
   const [spoolsOf, setSpoolsOf] = useState<Printer | null>(null);
   const [confirm, setConfirm] = useState<{ printer: Printer; action: StatusAction } | null>(null);
   const [testing, setTesting] = useState<Printer | null>(null);
+  const groups = usePrinterGroups();
+  const groupName = (id: string) => groups.data?.find((g) => g.id === id)?.name ?? 'a power group';
 
   const runTest = (printer: Printer) => {
     setTesting(printer);
@@ -205,96 +214,118 @@ export default function PrintersPage() {
               {printers.data.map((printer) => {
                 const retired = printer.status === 'retired';
                 return (
-                  <TableRow
-                    key={printer.id}
-                    data-testid={`printer-${printer.name}`}
-                    sx={retired ? { opacity: 0.6 } : undefined}
-                  >
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {printer.name}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {printer.model}
-                      </Typography>
-                      {printer.tags.length ? (
-                        <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
-                          {printer.tags.map((tag) => (
-                            <Chip key={tag} label={tag} size="small" variant="outlined" />
-                          ))}
-                        </Stack>
-                      ) : null}
-                    </TableCell>
-                    <TableCell>
-                      <Chip label={printer.status} size="small" color={STATUS_COLOUR[printer.status]} />
-                    </TableCell>
-                    <TableCell>
-                      <StateCell printer={printer} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {mm(printer.buildVolumeMm.x)} × {mm(printer.buildVolumeMm.y)} ×{' '}
-                      {mm(printer.buildVolumeMm.z)} mm
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{printer.nozzleMm} mm</TableCell>
-                    <TableCell>
-                      <LoadedSpool printer={printer} />
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2">{PRINTER_KIND_LABELS[printer.connection.kind]}</Typography>
-                      {printer.connection.kind !== 'simulated' ? (
-                        <Typography variant="caption" color="text.secondary">
-                          {printer.connection.baseUrl}
-                          {printer.secretSet ? ' · key stored' : ''}
+                  <Fragment key={printer.id}>
+                    {printer.attention && !retired ? (
+                      <TableRow>
+                        <TableCell colSpan={8} sx={{ borderBottom: 0, pb: 0 }}>
+                          <AttentionBanner
+                            printerId={printer.id}
+                            printerName={printer.name}
+                            attention={{ reason: printer.attention, since: printer.attentionAt }}
+                          />
+                        </TableCell>
+                      </TableRow>
+                    ) : null}
+                    <TableRow
+                      data-testid={`printer-${printer.name}`}
+                      sx={retired ? { opacity: 0.6 } : undefined}
+                    >
+                      <TableCell>
+                        <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                          {printer.name}
                         </Typography>
-                      ) : null}
-                    </TableCell>
-                    <TableCell align="right">
-                      <Stack
-                        direction="row"
-                        spacing={0.5}
-                        useFlexGap
-                        sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}
-                      >
-                        <Button size="small" onClick={() => runTest(printer)}>
-                          Test connection
-                        </Button>
-                        {!retired ? (
-                          <>
-                            <Button size="small" onClick={() => setEditing(printer)}>
-                              Edit
-                            </Button>
-                            <Button size="small" onClick={() => setSpoolsOf(printer)}>
-                              Spools
-                            </Button>
-                            <Button
-                              size="small"
-                              onClick={() =>
-                                setConfirm({
-                                  printer,
-                                  action: printer.status === 'paused' ? 'resume' : 'pause',
-                                })
-                              }
-                            >
-                              {printer.status === 'paused' ? 'Resume' : 'Pause'}
-                            </Button>
-                            <Button
-                              size="small"
-                              color="error"
-                              onClick={() => setConfirm({ printer, action: 'retire' })}
-                            >
-                              Retire
-                            </Button>
-                          </>
+                        <Typography variant="caption" color="text.secondary" component="div">
+                          {[
+                            printer.model,
+                            printer.enclosed ? 'enclosed' : '',
+                            printer.groupId ? groupName(printer.groupId) : '',
+                          ]
+                            .filter(Boolean)
+                            .join(' · ')}
+                        </Typography>
+                        {printer.tags.length ? (
+                          <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
+                            {printer.tags.map((tag) => (
+                              <Chip key={tag} label={tag} size="small" variant="outlined" />
+                            ))}
+                          </Stack>
                         ) : null}
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
+                      </TableCell>
+                      <TableCell>
+                        <Chip label={printer.status} size="small" color={STATUS_COLOUR[printer.status]} />
+                      </TableCell>
+                      <TableCell>
+                        <StateCell printer={printer} />
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {mm(printer.buildVolumeMm.x)} × {mm(printer.buildVolumeMm.y)} ×{' '}
+                        {mm(printer.buildVolumeMm.z)} mm
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{printer.nozzleMm} mm</TableCell>
+                      <TableCell>
+                        <LoadedSpool printer={printer} />
+                      </TableCell>
+                      <TableCell>
+                        <Typography variant="body2">
+                          {PRINTER_KIND_LABELS[printer.connection.kind]}
+                        </Typography>
+                        {printer.connection.kind !== 'simulated' ? (
+                          <Typography variant="caption" color="text.secondary">
+                            {printer.connection.baseUrl}
+                            {printer.secretSet ? ' · key stored' : ''}
+                          </Typography>
+                        ) : null}
+                      </TableCell>
+                      <TableCell align="right">
+                        <Stack
+                          direction="row"
+                          spacing={0.5}
+                          useFlexGap
+                          sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }}
+                        >
+                          <Button size="small" onClick={() => runTest(printer)}>
+                            Test connection
+                          </Button>
+                          {!retired ? (
+                            <>
+                              <Button size="small" onClick={() => setEditing(printer)}>
+                                Edit
+                              </Button>
+                              <Button size="small" onClick={() => setSpoolsOf(printer)}>
+                                Spools
+                              </Button>
+                              <Button
+                                size="small"
+                                onClick={() =>
+                                  setConfirm({
+                                    printer,
+                                    action: printer.status === 'paused' ? 'resume' : 'pause',
+                                  })
+                                }
+                              >
+                                {printer.status === 'paused' ? 'Resume' : 'Pause'}
+                              </Button>
+                              <Button
+                                size="small"
+                                color="error"
+                                onClick={() => setConfirm({ printer, action: 'retire' })}
+                              >
+                                Retire
+                              </Button>
+                            </>
+                          ) : null}
+                        </Stack>
+                      </TableCell>
+                    </TableRow>
+                  </Fragment>
                 );
               })}
             </TableBody>
           </Table>
         </TableContainer>
       ) : null}
+
+      <PowerGroups />
 
       {editing !== null ? (
         <PrinterDialog

@@ -70,4 +70,51 @@ describe('the printer form', () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe('Enter the nozzle diameter in mm');
   });
+
+  it('sends the allowed materials, the enclosure, the group and the slicer profile, and reads them back', () => {
+    const group = '6f1e8a52-3c1d-4a59-9a4e-0b6f3b2f1a10';
+    const bundled = printerBody(
+      {
+        ...emptyPrinterForm(),
+        name: 'MK3S',
+        materials: ['PLA', 'ASA'],
+        enclosed: true,
+        groupId: group,
+        profile: 'bundled',
+        preset: 'PrusaResearch/Original Prusa i3 MK3S',
+      },
+      false,
+    );
+    expect(printerCreateInputSchema.parse(bundled)).toMatchObject({
+      materials: ['PLA', 'ASA'],
+      enclosed: true,
+      groupId: group,
+      slicerProfile: { kind: 'bundled', vendor: 'PrusaResearch', preset: 'Original Prusa i3 MK3S' },
+    });
+    const custom = printerBody(
+      { ...emptyPrinterForm(), name: 'Core One', profile: 'custom', startGcode: 'G28', endGcode: 'M84' },
+      false,
+    );
+    expect(printerCreateInputSchema.parse(custom)).toMatchObject({
+      groupId: null,
+      slicerProfile: { kind: 'custom', startGcode: 'G28', endGcode: 'M84' },
+    });
+    expect(
+      printerCreateInputSchema.parse(printerBody({ ...emptyPrinterForm(), name: 'G' }, false)).slicerProfile,
+    ).toBeNull();
+    const back = printerFormFrom({
+      ...saved,
+      groupId: group,
+      slicerProfile: { kind: 'custom', startGcode: 'G28', endGcode: 'M84' },
+    });
+    expect(back).toMatchObject({
+      materials: ['PLA', 'PETG', 'ABS'],
+      enclosed: true,
+      groupId: group,
+      profile: 'custom',
+      startGcode: 'G28',
+      endGcode: 'M84',
+    });
+    expect(printerFormFrom(saved)).toMatchObject({ groupId: '', profile: 'generic' });
+  });
 });

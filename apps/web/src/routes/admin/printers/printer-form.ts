@@ -1,4 +1,14 @@
-import type { Printer, PrinterCreateInput, PrinterKind } from '@layerline/contracts';
+import {
+  SPOOL_MATERIALS,
+  type Printer,
+  type PrinterCreateInput,
+  type PrinterKind,
+  type PrinterSlicerProfile,
+  type PrinterSpool,
+} from '@layerline/contracts';
+
+/** How a printer's jobs are sliced, as the dialog offers it. */
+export type SlicerProfileChoice = 'generic' | 'bundled' | 'custom';
 
 /** The add/edit dialog's fields, all as typed (strings), one set for every kind. */
 export interface PrinterFormState {
@@ -18,7 +28,19 @@ export interface PrinterFormState {
   storage: string;
   speedFactor: string;
   offline: boolean;
+  materials: PrinterSpool['material'][];
+  enclosed: boolean;
+  /** '' for no group. */
+  groupId: string;
+  profile: SlicerProfileChoice;
+  /** The bundled preset, as `vendor/preset` ('' while none is chosen). */
+  preset: string;
+  startGcode: string;
+  endGcode: string;
 }
+
+/** A bundled preset's key in the form's select. */
+export const presetKey = (vendor: string, preset: string) => `${vendor}/${preset}`;
 
 export const emptyPrinterForm = (): PrinterFormState => ({
   name: '',
@@ -37,6 +59,13 @@ export const emptyPrinterForm = (): PrinterFormState => ({
   storage: 'usb',
   speedFactor: '60',
   offline: false,
+  materials: [...SPOOL_MATERIALS],
+  enclosed: false,
+  groupId: '',
+  profile: 'generic',
+  preset: '',
+  startGcode: '',
+  endGcode: '',
 });
 
 /** The form filled from a saved printer: its secret is never known here, so those fields start empty. */
@@ -51,7 +80,19 @@ export function printerFormFrom(printer: Printer): PrinterFormState {
     nozzleMm: String(printer.nozzleMm),
     tags: printer.tags.join(', '),
     kind: printer.connection.kind,
+    materials: [...printer.materials],
+    enclosed: printer.enclosed,
+    groupId: printer.groupId ?? '',
   };
+  const profile = printer.slicerProfile;
+  if (profile?.kind === 'bundled') {
+    form.profile = 'bundled';
+    form.preset = presetKey(profile.vendor, profile.preset);
+  } else if (profile?.kind === 'custom') {
+    form.profile = 'custom';
+    form.startGcode = profile.startGcode;
+    form.endGcode = profile.endGcode;
+  }
   const c = printer.connection;
   if (c.kind === 'simulated') {
     form.speedFactor = String(c.speedFactor);
@@ -110,6 +151,10 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
       break;
   }
   return {
+    materials: form.materials,
+    enclosed: form.enclosed,
+    groupId: form.groupId === '' ? null : form.groupId,
+    slicerProfile: slicerProfileOf(form),
     name: form.name,
     model: form.model,
     buildVolumeMm: { x: orNull(num(form.x)), y: orNull(num(form.y)), z: orNull(num(form.z)) },
@@ -120,4 +165,22 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
       .filter(Boolean),
     connection,
   } as unknown as PrinterCreateInput;
+}
+
+/** The slicer profile to save; a bundled choice with no preset picked is sent as such, and the server names it. */
+function slicerProfileOf(form: PrinterFormState): PrinterSlicerProfile | null {
+  switch (form.profile) {
+    case 'generic':
+      return null;
+    case 'custom':
+      return { kind: 'custom', startGcode: form.startGcode, endGcode: form.endGcode };
+    case 'bundled': {
+      const at = form.preset.indexOf('/');
+      return {
+        kind: 'bundled',
+        vendor: form.preset.slice(0, Math.max(0, at)),
+        preset: form.preset.slice(at + 1),
+      };
+    }
+  }
 }

@@ -7,43 +7,13 @@ import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import {
-  PRINT_JOB_STATUS_LABELS,
-  type BoardPrinter,
-  type PrintJob,
-  type PrinterState,
-} from '@layerline/contracts';
+import { PRINT_JOB_STATUS_LABELS, type BoardPrinter, type PrintJob } from '@layerline/contracts';
+import { AttentionBanner } from '../printers/AttentionBanner.tsx';
+import { PRINTER_STATE_COLOUR, PRINTER_STATE_LABEL } from '../printers/printer-state-labels.ts';
+import { usePrinterAttention } from '../../../api/printers.ts';
 import { ColourDot } from './ColourSwatch.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
 import { bedClearable, percent, progressLabel, type ColourInfo } from './production-format.ts';
-
-const STATE_LABEL: Record<PrinterState, string> = {
-  idle: 'Idle',
-  busy: 'Busy',
-  printing: 'Printing',
-  paused: 'Paused',
-  attention: 'Needs attention',
-  finished: 'Finished',
-  cancelled: 'Cancelled',
-  failed: 'Print failed',
-  error: 'Error',
-  offline: 'Offline',
-  unknown: 'Unknown state',
-};
-
-const STATE_COLOUR = {
-  idle: 'success',
-  busy: 'info',
-  printing: 'primary',
-  paused: 'warning',
-  attention: 'warning',
-  finished: 'info',
-  cancelled: 'info',
-  failed: 'warning',
-  error: 'error',
-  offline: 'default',
-  unknown: 'warning',
-} as const satisfies Record<PrinterState, string>;
 
 function StateChip({ printer }: { printer: BoardPrinter }) {
   if (printer.connectionLost) {
@@ -51,7 +21,11 @@ function StateChip({ printer }: { printer: BoardPrinter }) {
   }
   if (!printer.state) return <Chip size="small" variant="outlined" label="Not polled yet" />;
   return (
-    <Chip size="small" color={STATE_COLOUR[printer.state.state]} label={STATE_LABEL[printer.state.state]} />
+    <Chip
+      size="small"
+      color={PRINTER_STATE_COLOUR[printer.state.state]}
+      label={PRINTER_STATE_LABEL[printer.state.state]}
+    />
   );
 }
 
@@ -112,6 +86,7 @@ export function PrinterCard({
   confirming: boolean;
 }) {
   const spool = printer.loadedSpool;
+  const attention = usePrinterAttention(printer.id);
   return (
     <Card
       variant="outlined"
@@ -148,6 +123,10 @@ export function PrinterCard({
           <Alert severity="warning" sx={{ py: 0 }}>
             {printer.state.errorText}
           </Alert>
+        ) : null}
+
+        {attention ? (
+          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={attention} />
         ) : null}
 
         <JobOnPrinter printer={printer} job={job} />
