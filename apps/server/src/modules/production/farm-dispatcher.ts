@@ -4,7 +4,6 @@ import {
   DispatchQueue,
   gramsNeeded,
   planDispatch,
-  type Assignment,
   type PlannerJob,
   type PlannerPrinter,
   type PowerGroup,
@@ -119,14 +118,13 @@ export function plannerPrinterOf(
   };
 }
 
-/** A queued job as the planner sees it (its grams when the row carries them). */
+/** A queued job as the planner sees it. */
 export function plannerJobOf(
   job: Pick<
     PrintJobRow,
-    | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds'
+    | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds' | 'grams'
     | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey'
-  > &
-    Partial<Pick<PrintJobRow, 'grams'>>,
+  >,
 ): PlannerJob {
   return {
     id: job.id,
@@ -135,7 +133,7 @@ export function plannerJobOf(
     colour: job.colour,
     nozzleMm: job.nozzleMm,
     printSeconds: job.printSeconds,
-    ...(job.grams === undefined ? {} : { grams: job.grams }),
+    grams: job.grams,
     orderPlacedAt: job.placedAt.getTime(),
     dueAt: job.dueAt?.getTime() ?? null,
     sellerPriority: 0,
@@ -525,7 +523,6 @@ export function createFarmDispatcher(deps: {
     ]);
     const groups = new Map(groupRows.map((g) => [g.id, g]));
     const farm = rows.map((row) => plannerPrinterOf(row, busyPrinters.has(row.id), groups));
-    const rowById = new Map(rows.map((r) => [r.id, r]));
     const simulated = new Set(rows.filter((r) => r.connectionKind === 'simulated').map((r) => r.id));
     const t = now();
     const first = planDispatch(farm, queues.sliced, t);
@@ -536,10 +533,7 @@ export function createFarmDispatcher(deps: {
       t,
     );
     const assigned: string[] = [];
-    const planned = await Promise.all(
-      [...first.assignments, ...second.assignments].map((a) => withEnoughFilament(a, rowById.get(a.printerId))),
-    );
-    for (const a of planned) {
+    for (const a of [...first.assignments, ...second.assignments]) {
       // Taken or not, it leaves the kept queue: a lost race or an order on hold comes back by the next read.
       keptQueue.taken(a.jobId);
       const detail = a.spoolChange
@@ -548,21 +542,6 @@ export function createFarmDispatcher(deps: {
       if (await jobs.assign(a.jobId, a.printerId, a.spoolChange, new Date(t), detail)) assigned.push(a.jobId);
     }
     return { assigned, decisionMs: performance.now() - started };
-
-    /**
-     * While the kept queue's rows carry no grams (QueueEntryRow), the planner cannot weigh the
-     * loaded spool: a job it gave the loaded spool is checked here (one read of the job), and asks
-     * for a fresh spool of the same material and colour when the spool holds less than the job's
-     * grams and the margin. A job the planner knew the grams of was checked by it already.
-     */
-    async function withEnoughFilament(a: Assignment, row: PrinterRow | undefined): Promise<Assignment> {
-      const spool = (row?.spools as PrinterSpool[] | undefined)?.find((s) => s.loaded);
-      const weighed = (queues.sliced.get(a.jobId) ?? queues.simulation.get(a.jobId))?.grams !== undefined;
-      if (a.spoolChange !== null || !spool || weighed) return a;
-      const job = await jobs.find(a.jobId);
-      if (!job || spool.gramsLeft >= gramsNeeded(job.grams)) return a;
-      return { ...a, spoolChange: { material: spool.material, colour: spool.colourHex.toLowerCase() }, rule: 'fresh-spool' };
-    }
   }
 
   return {

@@ -49,6 +49,7 @@ export interface QueueEntryRow {
   readonly sizeYMm: number;
   readonly sizeZMm: number;
   readonly printSeconds: number;
+  readonly grams: number;
   readonly placedAt: Date;
   readonly dueAt: Date | null;
   readonly rush: boolean;
@@ -192,6 +193,7 @@ export function createPrintJobRepository(db: Database) {
           sizeYMm: printJob.sizeYMm,
           sizeZMm: printJob.sizeZMm,
           printSeconds: printJob.printSeconds,
+          grams: printJob.grams,
           placedAt: printJob.placedAt,
           dueAt: printJob.dueAt,
           rush: printJob.rush,
