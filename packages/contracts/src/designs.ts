@@ -203,10 +203,14 @@ export type DesignList = z.infer<typeof designListSchema>;
 
 export const renameDesignSchema = z.object({ name: z.string().trim().min(1).max(200) }).strict();
 
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The spec's filePath: a design's id, or its stored path `designs/<id>` (ids are UUIDs: anything else names no design). */
+const designFileSchema = z.string().regex(new RegExp(`^(designs/)?${UUID}$`, 'i'), 'Not a design id (a UUID, or designs/<UUID>)');
+
 /** The spec's estimatePrintCostThreeJS call. filePath is the design id (or its stored path). */
 export const estimateCostInputSchema = z
   .object({
-    filePath: z.string().min(1).max(500),
+    filePath: designFileSchema,
     printConfigId: z.string().max(100).optional(),
     isMultipartPrint: z.boolean().default(false),
     filamentType: z.enum(FILAMENT_TYPES).default('PLA'),
@@ -243,7 +247,7 @@ export type PriceTable = z.infer<typeof priceTableSchema>;
 /** The spec's createCostData: an admin sets the exact cost data of a print configuration. */
 export const costDataInputSchema = z
   .object({
-    configId: z.string().min(1).max(100),
+    configId: z.uuid('Not a print configuration id'),
     costData: z
       .object({
         grams: z.number().min(0).max(100_000),
@@ -258,5 +262,5 @@ export type CostDataInput = z.infer<typeof costDataInputSchema>;
 
 /** The spec's createPlaceholderCost3MF: a placeholder cost for a 3MF that cannot be estimated yet. */
 export const placeholderCostInputSchema = z
-  .object({ filePath: z.string().min(1).max(500), printConfigId: z.string().min(1).max(100) })
+  .object({ filePath: designFileSchema, printConfigId: z.uuid('Not a print configuration id') })
   .strict();

@@ -8,6 +8,7 @@ export * from './shops.ts';
 export * from './products.ts';
 export * from './order-api.ts';
 export * from './paging.ts';
+export * from './dates.ts';
 export * from './countries.ts';
 export * from './printers.ts';
 export * from './print-jobs.ts';

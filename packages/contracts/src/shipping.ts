@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateOrTimeSchema } from './dates.ts';
 import { shippingAddressSchema } from './orders.ts';
 import { parcelPlanSchema, SHIPPING_INTEGRATIONS, type ShippingIntegration } from './shipments.ts';
 
@@ -135,7 +136,7 @@ export const shippingProfileSchema = shippingProfileInputSchema.safeExtend({
 });
 export type ShippingProfile = z.infer<typeof shippingProfileSchema>;
 
-export const assignShippingProfileInputSchema = z.object({ profileId: z.string().nullable(), targetUserId: z.string() }).strict();
+export const assignShippingProfileInputSchema = z.object({ profileId: z.uuid('Not a shipping profile id').nullable(), targetUserId: z.string() }).strict();
 
 /* ---------- Rates, labels and shipments ---------- */
 
@@ -207,7 +208,7 @@ export const shipStationLabelInputSchema = z
   .object({
     targetUserId: z.string().optional(),
     /** Our order (its address and parcel plan are used). */
-    orderId: z.string().min(1),
+    orderId: z.uuid('Not a valid order id'),
     /** A rate from getShipStationRates (carrier + service); absent: the recommended rate. */
     rateId: z.string().min(1).max(4000).optional(),
     testLabel: z.boolean().default(false),
@@ -248,7 +249,7 @@ export const shippoRatesInputSchema = z
     shippingInfo: z
       .object({
         /** Our order: its address and parcel plan. */
-        orderId: z.string().min(1),
+        orderId: z.uuid('Not a valid order id'),
       })
       .strict(),
   })
@@ -258,7 +259,7 @@ export const shippoRatesInputSchema = z
 export const purchaseShippoLabelInputSchema = z
   .object({
     targetUserId: z.string().optional(),
-    orderId: z.string().min(1),
+    orderId: z.uuid('Not a valid order id'),
     rateId: z.string().min(1).max(4000).optional(),
   })
   .strict();
@@ -308,24 +309,13 @@ export const fulfillmentRecordSchema = z.object({
 });
 export type FulfillmentRecord = z.infer<typeof fulfillmentRecordSchema>;
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A time needs its zone (Z or ±hh:mm): without one it would mean the server's local time. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
-/** A calendar day that exists (Date.parse rolls 2026-02-30 over to March), or a time with its zone. */
-const isIsoDate = (value: string): boolean =>
-  ISO_DAY.test(value) ? new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) : ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
-const isoDate = z
-  .string()
-  .trim()
-  .refine((value) => isIsoDate(value), 'Dates must be ISO 8601, like 2026-11-01 or 2026-11-01T00:00:00Z');
-
 /** The spec's fulfilment history query: page (1), limit (50), startDate, endDate, searchTerm, orderBy, orderDirection. */
 export const fulfillmentHistoryQuerySchema = z
   .object({
     page: z.coerce.number().int().min(1, 'page starts at 1').max(100_000).default(1),
     limit: z.coerce.number().int().min(1).max(200).default(50),
-    startDate: isoDate.optional(),
-    endDate: isoDate.optional(),
+    startDate: isoDateOrTimeSchema.optional(),
+    endDate: isoDateOrTimeSchema.optional(),
     searchTerm: z.string().trim().max(100).optional(),
     /** The spec names createdAt; it is the only order kept indexed for a million rows. */
     orderBy: z.enum(['createdAt']).default('createdAt'),
@@ -370,7 +360,7 @@ export const createFulfillmentRecordInputSchema = z
     service: z.string().trim().max(80).default(''),
     trackingNumber: z.string().trim().max(100).default(''),
     trackingUrl: z.union([z.url({ protocol: /^https?$/, error: 'The tracking URL must be a web address (https://…)' }), z.literal('')]).default(''),
-    shippedAt: isoDate.optional(),
+    shippedAt: isoDateOrTimeSchema.optional(),
   })
   .strict();
 export type CreateFulfillmentRecordInput = z.infer<typeof createFulfillmentRecordInputSchema>;

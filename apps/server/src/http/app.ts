@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -34,7 +34,8 @@ import { AppError } from '../errors.ts';
 import { API_REFERENCE_DOCUMENT, registerApiReference } from './api-reference.ts';
 import { registerCompression } from './compression.ts';
 import { registerSecurity } from './security.ts';
-import { refuseForeignTarget, type Viewer } from './viewer.ts';
+import { registerTextInputGuard } from './text-input.ts';
+import { refuseForeignTarget, refuseUnknownTarget, type Viewer } from './viewer.ts';
 import { registerWebApp } from './web-app.ts';
 
 declare module 'fastify' {
@@ -73,6 +74,12 @@ export async function buildHttpServer(
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    // Fastify's own refusals before any route (a malformed percent-encoding in the path) answer in
+    // the API's shape too, naming what was wrong.
+    frameworkErrors: (error, _request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).status(status).send({ error: `The address (URL path) is not valid: ${error.message}` });
+    },
   });
   // The route table (method and URL of every route, as added), for the authorization-matrix test
   // that proves every route has a reviewed entry. Registered first so that no route escapes it.
@@ -134,7 +141,12 @@ export async function buildHttpServer(
   });
   // The spec's targetUserId: only admins act for another user. Checked once for every route, on the
   // raw query and body, so a route that does not take it cannot silently act for the caller instead.
+  // Before anything reads the input: a NUL or a broken surrogate is refused with its field.
+  registerTextInputGuard(app);
   app.addHook('preValidation', async (request) => refuseForeignTarget(request));
+  app.addHook('preValidation', async (request) =>
+    refuseUnknownTarget(request, async (id) => (await context.users.findAdminUser(id)) !== undefined),
+  );
 
   registerAuthRoutes(app, {
     auth: context.auth,
@@ -232,7 +244,8 @@ function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
-    const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+    // The whole part is wrong (a body that is not an object): name the part, body or querystring.
+    const where = (first?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? '');
     const message = first?.message ?? 'Invalid request';
     return { status: 400, body: { error: where ? `${where}: ${message}` : message } };
   }

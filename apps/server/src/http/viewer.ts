@@ -59,3 +59,19 @@ export function refuseForeignTarget(request: FastifyRequest): void {
     if (target !== request.viewer?.id) throw new AppError('forbidden', 'Only admins may act for another user');
   }
 }
+
+/**
+ * An admin's targetUserId must name a user who exists: a route acting for nobody would write rows that
+ * point at no user (the database refuses them: a 500 instead of an answer). Checked once for every
+ * route, like refuseForeignTarget; a value that is not a string is left to the route's validation.
+ */
+export async function refuseUnknownTarget(request: FastifyRequest, userExists: (id: string) => Promise<boolean>): Promise<void> {
+  if (!request.viewer?.isAdmin) return;
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.targetUserId;
+  const body = request.body;
+  const fromBody = body && typeof body === 'object' && !Buffer.isBuffer(body) ? (body as Record<string, unknown>).targetUserId : undefined;
+  for (const target of [fromQuery, fromBody]) {
+    if (typeof target !== 'string' || target === '' || target === request.viewer.id) continue;
+    if (!(await userExists(target))) throw new AppError('not-found', 'targetUserId: no such user');
+  }
+}

@@ -8,7 +8,7 @@ import { AppError } from '../errors.ts';
  */
 export type CursorKey = readonly (string | number)[];
 
-const INVALID = 'This page link is not valid; start from the first page';
+const INVALID = 'cursor: this page link is not valid; start from the first page';
 
 /** Makes the opaque cursor of the page after the row whose sort key this is. */
 export function encodeCursor(key: CursorKey): string {

@@ -14,7 +14,7 @@ export interface TimeIdKey {
   id: string;
 }
 
-const INVALID = 'This page link is not valid; start from the first page';
+const INVALID = 'cursor: this page link is not valid; start from the first page';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Select this with the row: the column's microseconds since 1970, exact, as text (a bigint). */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
   ORDER_STATUSES,
+  calendarDaySchema,
   completeEtsyOrderInputSchema,
   etsyMetaStatusInputSchema,
   orderListSchema,
@@ -17,19 +18,14 @@ import type { OrderListOptions, OrderService, OrderViewer } from './order-servic
 import type { TrackingService } from './tracking-service.ts';
 
 const idParams = z.object({ id: z.uuid('Not a valid id') }).strict();
-const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2025-03-15')
-  .transform((v) => new Date(`${v}T00:00:00Z`));
-
 const listQuery = z
   .object({
     status: z.enum(ORDER_STATUSES).optional(),
     search: z.string().trim().max(200).default(''),
     /** Placed on or after this day (UTC). */
-    from: dateParam.optional(),
+    from: calendarDaySchema.optional(),
     /** Placed on or before this day (UTC). */
-    to: dateParam.optional(),
+    to: calendarDaySchema.optional(),
     ...pageQueryFields(25),
     targetUserId: z.string().max(100).optional(),
   })

@@ -99,7 +99,7 @@ function afterOf(cursor: string | undefined): readonly [string, string] | null {
   if (!key) return null;
   const [placed, id] = key as [string, string];
   if (!PLACED_KEY.test(placed) || Number.isNaN(Date.parse(placed)) || !UUID.test(id)) {
-    throw new AppError('bad-request', 'This page link is not valid; start from the first page');
+    throw new AppError('bad-request', 'cursor: this page link is not valid; start from the first page');
   }
   return [placed, id];
 }
