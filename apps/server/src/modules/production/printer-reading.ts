@@ -55,7 +55,7 @@ const inWords = (status: PrinterStatus) => (status.errorText ? `: ${status.error
  * <state> naming <file> → decision". `*` matches anything.
  */
 const TABLE: readonly Row[] = [
-  ['*', 'unknown', '*', (s, name) => ({ kind: 'flag', reason: `${name} answered a state Layerline does not know (“${s.vendorState ?? 'unnamed'}”${s.errorText ? `, ${s.errorText}` : ''}): look at the printer, then clear this flag` })],
+  ['*', 'unknown', '*', (s, name) => ({ kind: 'flag', reason: `${name} answered a state Layerline does not know (“${s.vendorState ?? 'unnamed'}”${s.errorText && s.errorText !== s.vendorState ? `, ${s.errorText}` : ''}): look at the printer, then clear this flag` })],
   // Sent, not yet seen printing: the printer printing (or already done with) our file means it started.
   ['uploading', 'printing', 'ours', started],
   ['uploading', 'paused', 'ours', started],

@@ -11,37 +11,37 @@ export function AttentionBanner({
   printerId,
   printerName,
   attention,
+  compact = false,
 }: {
   printerId: string;
   printerName: string;
   attention: { reason: string; since: string | null };
+  /** In a narrow card the button goes under the words instead of beside them. */
+  compact?: boolean;
 }) {
   const clear = useClearPrinterAttention();
   const { showToast } = useToast();
   const since = attention.since ? new Date(attention.since).toLocaleString('en-GB') : null;
-  return (
-    <Alert
-      severity="warning"
-      data-testid="printer-attention"
-      sx={{ py: 0 }}
-      action={
-        <Button
-          color="inherit"
-          size="small"
-          disabled={clear.isPending}
-          onClick={() =>
-            clear.mutate(printerId, {
-              onSuccess: () => showToast(`${printerName} takes jobs again`),
-              onError: (error) => showToast(error.message, 'error'),
-            })
-          }
-        >
-          Resolved — take jobs again
-        </Button>
+  const resolve = (
+    <Button
+      color="inherit"
+      size="small"
+      disabled={clear.isPending}
+      onClick={() =>
+        clear.mutate(printerId, {
+          onSuccess: () => showToast(`${printerName} takes jobs again`),
+          onError: (error) => showToast(error.message, 'error'),
+        })
       }
     >
+      Resolved — take jobs again
+    </Button>
+  );
+  return (
+    <Alert severity="warning" data-testid="printer-attention" sx={{ py: 0 }} action={compact ? undefined : resolve}>
       Needs a person: {attention.reason}
       {since ? ` (since ${since})` : ''}. No jobs go to it until then.
+      {compact ? <div>{resolve}</div> : null}
     </Alert>
   );
 }

@@ -126,7 +126,7 @@ export function PrinterCard({
         ) : null}
 
         {attention ? (
-          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={attention} />
+          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={attention} compact />
         ) : null}
 
         <JobOnPrinter printer={printer} job={job} />
