@@ -38,7 +38,12 @@ export function AttentionBanner({
     </Button>
   );
   return (
-    <Alert severity="warning" data-testid="printer-attention" sx={{ py: 0 }} action={compact ? undefined : resolve}>
+    <Alert
+      severity="warning"
+      data-testid="printer-attention"
+      sx={{ py: 0 }}
+      action={compact ? undefined : resolve}
+    >
       Needs a person: {attention.reason}
       {since ? ` (since ${since})` : ''}. No jobs go to it until then.
       {compact ? <div>{resolve}</div> : null}
