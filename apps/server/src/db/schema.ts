@@ -1135,6 +1135,34 @@ export const charge = pgTable(
   ],
 );
 
+/**
+ * What an order costs the seller, made once (docs/payments.md, "One price per order"): the charge's
+ * amount, the fulfilment record's costs and the Billing page all read this row, so they cannot price
+ * the same parts twice. When the exact slice of a part that was only estimated lands after the price
+ * was made, the new print cost is decided once (`adjusted_items_cents`, with its reason) and the
+ * difference charged or refunded as an explicit adjustment.
+ */
+export const orderPrice = pgTable('order_price', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => order.id, { onDelete: 'cascade' }),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  /** Each item as priced: its SKU, quantity, unit cost and whether every part's quote was exact. */
+  lines: jsonb('lines').$type<{ sku: string; quantity: number; unitCents: number; exact: boolean }[]>().notNull(),
+  itemsCents: integer('items_cents').notNull(),
+  packagingCents: integer('packaging_cents').notNull(),
+  shippingCents: integer('shipping_cents').notNull(),
+  currency: text('currency').notNull().default('USD'),
+  /** The items' cost once every part's exact slice was in, when it differs from itemsCents; null: unchanged or not decided. */
+  adjustedItemsCents: integer('adjusted_items_cents'),
+  adjustmentReason: text('adjustment_reason'),
+  /** When the price was checked against the exact slices (at most once; null: not yet). */
+  settledAt: timestamp('settled_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** A refund of a charge; one per idempotency key (a refund asked twice is one refund). */
 export const refund = pgTable(
   'refund',

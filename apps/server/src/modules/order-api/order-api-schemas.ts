@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
+import { CHARGE_KINDS, ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
 
 /*
  * Request and response shapes of the order API and its settings (API keys, webhook endpoint).
@@ -135,7 +135,7 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
     type: z.literal('order.charged'),
     createdAt: z.string(),
     data: z.object({
-      charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(['order', 'manual']) }),
+      charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(CHARGE_KINDS) }),
       order: publicOrderSchema,
     }),
   }),
