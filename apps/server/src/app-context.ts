@@ -397,7 +397,11 @@ export function createAppContext(
     provider: paymentProvider,
     publishableKey: config.stripePublishableKey,
     chargeOrders: config.payments.chargeOrders,
-    orders: { find: (id) => orderRepository.find(id), tryTransition: orders.tryTransition },
+    orders: {
+      find: (id) => orderRepository.find(id),
+      tryTransition: orders.tryTransition,
+      setHoldReason: (id, reason) => orderRepository.setHoldReason(id, reason),
+    },
     prices: orderPrices,
     sellers: {
       contactOf: async (id) =>
@@ -453,8 +457,27 @@ export function createAppContext(
   orders.onStatusChanges((events) => affiliates.onOrderStatusChanges(events));
   // A charge that failed or needs authentication: the seller is emailed (once per charge), the farm hears of failures.
   payments.onChargeChanged((event) => paymentNotices(event));
-  // Sellers' endpoints hear `order.charged` once per succeeded charge.
+  // Sellers' endpoints hear `order.charged` (`order.adjusted`) once per succeeded charge, `order.refunded` once per refund.
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
+  payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
+  // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
+  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, event));
+  payments.onChargeChanged(async (event) => {
+    if (event.kind === 'adjustment' && event.to === 'succeeded') await moneyNotice('order_price_adjusted', event.chargeId, { ...event, reason: event.failureReason ?? '' });
+  });
+  async function moneyNotice(
+    template: 'order_refunded' | 'order_price_adjusted',
+    key: string,
+    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string },
+  ): Promise<void> {
+    const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+    await notifications.notify({
+      userId: event.ownerId,
+      template,
+      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing` },
+      dedupeKey: `${template}:${key}`,
+    });
+  }
   async function paymentNotices(event: ChargeChangedEvent): Promise<void> {
     if (event.kind !== 'order' || (event.to !== 'failed' && event.to !== 'requires_action')) return;
     const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;

@@ -631,6 +631,11 @@ export const webhookDelivery = pgTable(
       .references(() => order.id, { onDelete: 'cascade' }),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
+    /**
+     * The event's number among its order's events: 1 for the creation, then one more per event in the
+     * order they were recorded (webhook_order_sequence). The worker sends an order's events in this order.
+     */
+    sequence: integer('sequence').notNull().default(0),
     event: jsonb('event').$type<unknown>().notNull(),
     /** 'pending' (queued or retrying), 'delivered', 'refused' (a final 4xx) or 'failed' (out of attempts). */
     state: text('state').notNull().default('pending'),
@@ -641,8 +646,23 @@ export const webhookDelivery = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
-  (table) => [index('webhook_delivery_owner_idx').on(table.ownerId, table.createdAt)],
+  (table) => [
+    index('webhook_delivery_owner_idx').on(table.ownerId, table.createdAt),
+    index('webhook_delivery_order_sequence_idx').on(table.orderId, table.sequence),
+  ],
 );
+
+/**
+ * The last webhook sequence number given to an order's events (1 is kept for its creation event,
+ * whenever that is recorded). Moved by one upsert in the transaction that records the events, so
+ * two processes recording events of one order number them one after the other, without gaps.
+ */
+export const webhookOrderSequence = pgTable('webhook_order_sequence', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => order.id, { onDelete: 'cascade' }),
+  last: integer('last').notNull(),
+});
 
 /** Webhooks received, verified, then stored before processing; the id deduplicates deliveries. */
 export const inboundWebhook = pgTable(

@@ -1,8 +1,10 @@
-import { eq, inArray } from 'drizzle-orm';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
-import { fulfillmentRecord, orderPrice, printConfiguration } from '../../db/schema.ts';
+import { emailMessage, fulfillmentRecord, orderPrice, printConfiguration } from '../../db/schema.ts';
 
 /**
  * One price per order (issue 21, item 1), through the real server and database: orders charged at
@@ -10,7 +12,9 @@ import { fulfillmentRecord, orderPrice, printConfiguration } from '../../db/sche
  * the sandbox carrier and tracked to delivered. Two of the designs get an exact quote after their
  * orders were charged (one cheaper, one dearer): the difference is refunded or charged as its own
  * adjustment, with its reason, and for every delivered order charges − refunds is the fulfilment
- * record's total to the cent. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ * record's total to the cent. The seller's webhook receiver hears each order's events in sequence
+ * (the creation first), the refund and the adjustment as their own events, and each is emailed.
+ * Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 
 const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62704', country: 'US' };
@@ -18,6 +22,9 @@ const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', re
 let t: TestApp;
 let admin: SignedInClient;
 let seller: SignedInClient;
+/** Every webhook body the seller's receiver got, in arrival order. */
+const received: any[] = [];
+let receiver: http.Server;
 
 async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -57,7 +64,18 @@ async function exactQuote(configId: string, costUsd: number) {
 }
 
 beforeAll(async () => {
+  receiver = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.statusCode = 204;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   t = await startTestApp({
+    ALLOW_LOCAL_WEBHOOK_RECEIVERS: 'true',
     PAYMENTS_CHARGE_ORDERS: 'true',
     FARM_TICK_S: '0.2',
     FARM_AUTOPILOT: 'true',
@@ -69,8 +87,13 @@ beforeAll(async () => {
   expect((await seller.post('/api/payments/setup-intent')).status).toBe(200);
   const method = await seller.post('/api/payments/sandbox/payment-methods', { cardNumber: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' });
   expect((await seller.post('/api/payments/default-payment-method', { paymentMethodId: method.body.paymentMethodId })).status).toBe(200);
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  expect((await seller.request<any>('PUT', '/api/webhook-endpoint', { url }, {})).status).toBe(200);
 }, 120_000);
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
 
 describe('one price per order', () => {
   it('charges − refunds equal the fulfilment record’s total for every delivered order, adjustments included', async () => {
@@ -144,5 +167,39 @@ describe('one price per order', () => {
     }
     expect((await chargesOf(orders.dearer)).filter((c) => c.kind === 'adjustment')).toHaveLength(1);
     expect((await chargesOf(orders.cheaper))[0].refunds).toHaveLength(1);
+
+    // The seller's receiver: each order's events in sequence, 1, 2, 3 … with no gap, the creation first
+    // (first arrivals: a receiver deduplicates on the event id, as at-least-once delivery asks).
+    const firstArrivals = (orderId: string) => received.filter((e, index) => e.data.order.id === orderId && received.findIndex((f) => f.id === e.id) === index);
+    for (const id of Object.values(orders)) {
+      await waitFor(() => firstArrivals(id).some((e) => e.type === 'order.delivered'), `order.delivered of ${id}`);
+      const events = firstArrivals(id);
+      expect(events.map((e) => e.sequence)).toEqual(events.map((_e, index) => index + 1));
+      expect(events[0]).toMatchObject({ type: 'order.status_changed', sequence: 1, data: { previousStatus: null } });
+      expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['order.charged', 'order.shipped', 'order.delivered']));
+    }
+    const refunded = received.filter((e) => e.type === 'order.refunded');
+    expect(refunded).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({
+          refund: { id: cheapCharge.refunds[0].id, chargeId: cheapCharge.id, amountCents: before.itemsCents - 20, currency: 'USD', reason: cheapCharge.refunds[0].reason },
+        }),
+      }),
+    ]);
+    const adjusted = received.filter((e) => e.type === 'order.adjusted');
+    expect(adjusted).toEqual([
+      expect.objectContaining({
+        data: expect.objectContaining({ adjustment: { chargeId: adjustments[0].id, amountCents: 75, currency: 'USD', reason: adjustments[0].failureReason } }),
+      }),
+    ]);
+    // An adjustment is not told as a second `order.charged`.
+    expect(received.filter((e) => e.type === 'order.charged' && e.data.order.id === orders.dearer)).toHaveLength(1);
+    // And each is emailed to the seller, once.
+    const mails = await t.context.db
+      .select({ templateType: emailMessage.templateType, subject: emailMessage.subject })
+      .from(emailMessage)
+      .where(and(eq(emailMessage.userId, seller.userId), inArray(emailMessage.templateType, ['order_refunded', 'order_price_adjusted'])));
+    expect(mails.map((m) => m.templateType).sort()).toEqual(['order_price_adjusted', 'order_refunded']);
+    expect(mails.find((m) => m.templateType === 'order_refunded')!.subject).toMatch(/^Refund of \$\d+\.\d\d for order /);
   }, 180_000);
 });

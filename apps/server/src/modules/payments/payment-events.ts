@@ -27,6 +27,9 @@ export interface RefundSucceededEvent {
   readonly chargeId: string;
   readonly ownerId: string;
   readonly orderId: string | null;
+  readonly orderNumber: string | null;
+  /** Why, in the seller's words: a cancellation, an adjustment after the exact quote, the farm's reason. */
+  readonly reason: string;
   readonly amountCents: number;
   readonly currency: string;
 }

@@ -63,6 +63,8 @@ export interface PaymentServiceDeps {
   readonly orders: {
     find(id: string): Promise<OrderRow | undefined>;
     tryTransition(order: OrderRow, to: OrderStatus, reason: string, actor: EventActor): Promise<boolean>;
+    /** Rewrites the reason of an order still on hold (its cause changed while it stayed held). */
+    setHoldReason(orderId: string, reason: string): Promise<void>;
   };
   /** The orders' one stored price (order-price.ts): the charge's amount, and its adjustment after the exact slice. */
   readonly prices: Pick<OrderPrices, 'priceOf' | 'settleExact'>;
@@ -369,6 +371,20 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     }
   }
 
+  /**
+   * An authentication the seller refused (or the bank failed): the order stays on hold, but its reason
+   * no longer asks them to authenticate; it says the card was refused and what releases the order.
+   */
+  async function rewriteActionHold(row: ChargeRow): Promise<void> {
+    if (!row.orderId || row.kind !== 'order') return;
+    const current = await orders.find(row.orderId);
+    if (current?.status !== 'on_hold' || !current.holdReason?.startsWith(PAYMENT_ACTION_HOLD_PREFIX)) return;
+    await orders.setHoldReason(
+      row.orderId,
+      holdReasonOf({ status: 'failed', reason: row.failureReason ?? 'The card was refused when the payment was authenticated.' }),
+    );
+  }
+
   async function settle(row: ChargeRow, result: ChargeResult): Promise<ChargeRow> {
     const before = row.status;
     const next =
@@ -386,6 +402,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (next) {
       await changed(next, before as ChargeState);
       if (next.status === 'succeeded') await afterPaid(next);
+      else await rewriteActionHold(next);
       return next;
     }
     const recorded = ['pending', 'processing'].includes(row.status) ? await record(row, result) : row;
@@ -442,13 +459,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (settled?.refund.status === 'succeeded') await refunded(settled);
   }
 
-  /** A refund that just succeeded (ours, or mirrored from the provider), told once: the affiliates' reversal, the seller's Billing. */
+  /** A refund that just succeeded (ours, or mirrored from the provider), told once: the affiliates' reversal, the seller's webhook and email, Billing. */
   async function refunded(settled: { refund: RefundRow; charge: ChargeRow }): Promise<void> {
+    const order = settled.charge.orderId ? await orders.find(settled.charge.orderId) : undefined;
     await tell(refundListeners, {
       refundId: settled.refund.id,
       chargeId: settled.charge.id,
       ownerId: settled.charge.ownerId,
       orderId: settled.charge.orderId,
+      orderNumber: order?.externalId ?? null,
+      reason: settled.refund.reason,
       amountCents: settled.refund.amountCents,
       currency: settled.charge.currency,
     });
