@@ -37,7 +37,7 @@ export function createWebhookDeliveryRepository(db: Database) {
     `SELECT id::text AS id, owner_id AS "ownerId", order_id::text AS "orderId", sequence, event_id AS "eventId", state, event
      FROM webhook_delivery WHERE id = ANY($1::uuid[])`,
   );
-  // The events still to send of the batch's orders: sent before the batch's own later ones.
+  // The events still to send of the batch's orders: sent with the batch's own, in sequence.
   const pendingOfOrders = namedStatement<SendableDelivery>(
     db,
     'webhook_deliveries_pending_of_orders',

@@ -195,11 +195,11 @@ export function createWebhookDeliveryService(deps: {
 
   /**
    * A batch of queued deliveries, in each order's sequence: one query for the deliveries, one for
-   * their orders' earlier events still pending, one for orders whose creation event is still to be
-   * recorded, one for the sellers' endpoints; each order's events POSTed one after the other (the
-   * orders side by side), an earlier pending event of the order sent before the batch's own (so a
-   * later event never reaches the receiver first, even when the earlier one's job is waiting for a
-   * retry); one statement records every attempt. An event whose earlier one could not be delivered
+   * their orders' other events still pending, one for orders whose creation event is still to be
+   * recorded, one for the sellers' endpoints; each order's pending events POSTed one after the other
+   * in sequence (the orders side by side), so a later event never reaches the receiver before an
+   * earlier one, even when the earlier one's job is waiting for a retry; one statement records every
+   * attempt. An event whose earlier one could not be delivered
    * now waits (its job is retried; on its last attempt it fails, unsent). Answers for each job in
    * order: its outcome, or the error the queue should retry it for.
    */
@@ -242,9 +242,11 @@ export function createWebhookDeliveryService(deps: {
           for (const row of mine) wait(row.id, 'the order’s creation event is sent first');
           return;
         }
-        const last = Math.max(...mine.map((row) => row.sequence));
+        // The order's pending events around the batch's own: the earlier ones first (so none is
+        // overtaken), the later ones after (so an event that waited for this one, its job now in a
+        // retry's backoff, follows it at once; its own job then finds it delivered).
         const chain = new Map<string, SendableDelivery>();
-        for (const row of pending) if (row.orderId === orderId && row.sequence < last) chain.set(row.id, row);
+        for (const row of pending) if (row.orderId === orderId) chain.set(row.id, row);
         for (const row of mine) chain.set(row.id, row);
         let blockedBy: SendableDelivery | null = null;
         for (const row of [...chain.values()].sort((a, b) => a.sequence - b.sequence)) {
