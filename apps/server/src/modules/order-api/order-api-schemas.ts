@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHARGE_KINDS, ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
+import { ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
 
 /*
  * Request and response shapes of the order API and its settings (API keys, webhook endpoint).
@@ -143,7 +143,7 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
   z.object({
     ...eventFields('order.charged'),
     data: z.object({
-      charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(CHARGE_KINDS) }),
+      charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(['order', 'manual']) }),
       order: publicOrderSchema,
     }),
   }),
