@@ -63,7 +63,8 @@ import {
 } from './integrations/sandbox-payments/sandbox-payments.ts';
 import { createPaymentRepository } from './modules/payments/payment-repository.ts';
 import { createPaymentService } from './modules/payments/payment-service.ts';
-import { createOrderAmount } from './modules/payments/order-amount.ts';
+import { createOrderPrices, itemsCentsOf } from './modules/payments/order-price.ts';
+import { createOrderPriceRepository } from './modules/payments/order-price-repository.ts';
 import type { ChargeChangedEvent } from './modules/payments/payment-events.ts';
 import { createDiscordWebhookClient } from './integrations/discord/discord-webhook.ts';
 import { createFarmAlerts } from './modules/notifications/farm-alerts.ts';
@@ -353,7 +354,11 @@ export function createAppContext(
       (await printJobs.ofOrder(orderId))
         .filter((job) => job.status === 'qc_passed')
         .map((job) => ({ sizeMm: { x: job.sizeXMm, y: job.sizeYMm, z: job.sizeZMm }, grams: job.grams })),
-    unitCosts: (variantIds) => products.unitCostsOf(variantIds),
+    // `orderPrices` is built below; this runs only when a label is bought.
+    priceOf: async (orderId) => {
+      const price = await orderPrices.priceOf(orderId);
+      return price && { printCostCents: itemsCentsOf(price), packagingCents: price.packagingCents, shippingCents: price.shippingCents };
+    },
     searchTextOf,
     pushToMarketplace: (shopId, externalOrderId, update) =>
       shops.pushTracking(shopId, externalOrderId, update),
@@ -368,26 +373,36 @@ export function createAppContext(
         ...stripeHostOf(config.payments.stripe.apiUrl),
       })
     : createSandboxPayments({ publicUrl: config.publicUrl });
+  // One stored price per order (docs/payments.md): what the charge, the fulfilment record and Billing read.
+  const orderPrices = createOrderPrices({
+    repository: createOrderPriceRepository(db),
+    order: async (orderId) => {
+      const detail = await orderRepository.detail(orderId);
+      return detail ? { ownerId: detail.order.ownerId, items: detail.items } : null;
+    },
+    unitQuotes: (variantIds) => products.unitQuotesOf(variantIds),
+    expectedParts: async (orderId) =>
+      (await printJobs.partsOfOrder(orderId)).flatMap((part) => {
+        const [x, y, z] = part.design.bboxMm;
+        const grams = (part.config.adminCost ?? part.config.sliced ?? part.config.estimate)?.grams ?? 0;
+        return Array.from({ length: part.itemQuantity * part.partQuantity }, () => ({
+          sizeMm: { x, y, z },
+          grams,
+        }));
+      }),
+    estimateShipping: (orderId, parts) => shipping.labels.estimate(orderId, parts),
+  });
   const payments = createPaymentService({
     repository: createPaymentRepository(db),
     provider: paymentProvider,
     publishableKey: config.stripePublishableKey,
     chargeOrders: config.payments.chargeOrders,
-    orders: { find: (id) => orderRepository.find(id), tryTransition: orders.tryTransition },
-    orderAmount: createOrderAmount({
-      items: async (orderId) => (await orderRepository.detail(orderId))?.items ?? null,
-      unitCosts: (variantIds) => products.unitCostsOf(variantIds),
-      expectedParts: async (orderId) =>
-        (await printJobs.partsOfOrder(orderId)).flatMap((part) => {
-          const [x, y, z] = part.design.bboxMm;
-          const grams = (part.config.adminCost ?? part.config.sliced ?? part.config.estimate)?.grams ?? 0;
-          return Array.from({ length: part.itemQuantity * part.partQuantity }, () => ({
-            sizeMm: { x, y, z },
-            grams,
-          }));
-        }),
-      estimateShipping: (orderId, parts) => shipping.labels.estimate(orderId, parts),
-    }),
+    orders: {
+      find: (id) => orderRepository.find(id),
+      tryTransition: orders.tryTransition,
+      setHoldReason: (id, reason) => orderRepository.setHoldReason(id, reason),
+    },
+    prices: orderPrices,
     sellers: {
       contactOf: async (id) =>
         users.findMe(id).then((me) => me && { email: me.email, name: me.businessName || me.name }),
@@ -442,8 +457,27 @@ export function createAppContext(
   orders.onStatusChanges((events) => affiliates.onOrderStatusChanges(events));
   // A charge that failed or needs authentication: the seller is emailed (once per charge), the farm hears of failures.
   payments.onChargeChanged((event) => paymentNotices(event));
-  // Sellers' endpoints hear `order.charged` once per succeeded charge.
+  // Sellers' endpoints hear `order.charged` (`order.adjusted`) once per succeeded charge, `order.refunded` once per refund.
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
+  payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
+  // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
+  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, event));
+  payments.onChargeChanged(async (event) => {
+    if (event.kind === 'adjustment' && event.to === 'succeeded') await moneyNotice('order_price_adjusted', event.chargeId, { ...event, reason: event.failureReason ?? '' });
+  });
+  async function moneyNotice(
+    template: 'order_refunded' | 'order_price_adjusted',
+    key: string,
+    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string },
+  ): Promise<void> {
+    const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+    await notifications.notify({
+      userId: event.ownerId,
+      template,
+      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing` },
+      dedupeKey: `${template}:${key}`,
+    });
+  }
   async function paymentNotices(event: ChargeChangedEvent): Promise<void> {
     if (event.kind !== 'order' || (event.to !== 'failed' && event.to !== 'requires_action')) return;
     const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;

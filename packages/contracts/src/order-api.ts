@@ -10,14 +10,23 @@ import { ORDER_STATUSES } from './orders.ts';
  */
 /**
  * The events a seller's webhook endpoint receives (docs/order-api.md): every status change, and, for
- * the moments a shop acts on, their own events: the order charged, shipped (with its tracking),
- * delivered.
+ * the moments a shop acts on, their own events: the order charged, its price adjusted after its exact
+ * quote, money refunded, shipped (with its tracking), delivered. Each carries its order's sequence number.
  */
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.charged', 'order.shipped', 'order.delivered'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'order.status_changed',
+  'order.charged',
+  'order.adjusted',
+  'order.refunded',
+  'order.shipped',
+  'order.delivered',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_EVENT_LABELS: Readonly<Record<Exclude<WebhookEventType, 'order.status_changed'>, string>> = {
   'order.charged': 'Charged',
+  'order.adjusted': 'Price adjusted',
+  'order.refunded': 'Refunded',
   'order.shipped': 'Shipped, with tracking',
   'order.delivered': 'Delivered',
 };

@@ -97,19 +97,24 @@ export const refundDtoSchema = z.object({
 });
 export type RefundDto = z.infer<typeof refundDtoSchema>;
 
+/** order: the order's charge at release; adjustment: the difference after its exact slice; manual: an admin's. */
+export const CHARGE_KINDS = ['order', 'adjustment', 'manual'] as const;
+export type ChargeKind = (typeof CHARGE_KINDS)[number];
+
 export const chargeDtoSchema = z.object({
   id: z.string(),
   ownerId: z.string(),
   sellerName: z.string(),
   orderId: z.string().nullable(),
   orderNumber: z.string().nullable(),
-  kind: z.enum(['order', 'manual']),
+  kind: z.enum(CHARGE_KINDS),
   attempt: z.number().int(),
   amountCents: z.number().int(),
   currency: z.string(),
   breakdown: chargeBreakdownSchema.nullable(),
   provider: z.enum(PAYMENT_PROVIDERS),
   status: z.enum(CHARGE_STATES),
+  /** Why it failed; for an adjustment (or an order below the smallest charge), why it is what it is. */
   failureReason: z.string().nullable(),
   /** Where the seller authenticates a charge that needs it (our page). */
   actionUrl: z.string().nullable(),

@@ -631,6 +631,11 @@ export const webhookDelivery = pgTable(
       .references(() => order.id, { onDelete: 'cascade' }),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
+    /**
+     * The event's number among its order's events: 1 for the creation, then one more per event in the
+     * order they were recorded (webhook_order_sequence). The worker sends an order's events in this order.
+     */
+    sequence: integer('sequence').notNull().default(0),
     event: jsonb('event').$type<unknown>().notNull(),
     /** 'pending' (queued or retrying), 'delivered', 'refused' (a final 4xx) or 'failed' (out of attempts). */
     state: text('state').notNull().default('pending'),
@@ -641,8 +646,23 @@ export const webhookDelivery = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
-  (table) => [index('webhook_delivery_owner_idx').on(table.ownerId, table.createdAt)],
+  (table) => [
+    index('webhook_delivery_owner_idx').on(table.ownerId, table.createdAt),
+    index('webhook_delivery_order_sequence_idx').on(table.orderId, table.sequence),
+  ],
 );
+
+/**
+ * The last webhook sequence number given to an order's events (1 is kept for its creation event,
+ * whenever that is recorded). Moved by one upsert in the transaction that records the events, so
+ * two processes recording events of one order number them one after the other, without gaps.
+ */
+export const webhookOrderSequence = pgTable('webhook_order_sequence', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => order.id, { onDelete: 'cascade' }),
+  last: integer('last').notNull(),
+});
 
 /** Webhooks received, verified, then stored before processing; the id deduplicates deliveries. */
 export const inboundWebhook = pgTable(
@@ -1134,6 +1154,34 @@ export const charge = pgTable(
     index('charge_pending_idx').on(table.updatedAt).where(sql`status = 'pending'`),
   ],
 );
+
+/**
+ * What an order costs the seller, made once (docs/payments.md, "One price per order"): the charge's
+ * amount, the fulfilment record's costs and the Billing page all read this row, so they cannot price
+ * the same parts twice. When the exact slice of a part that was only estimated lands after the price
+ * was made, the new print cost is decided once (`adjusted_items_cents`, with its reason) and the
+ * difference charged or refunded as an explicit adjustment.
+ */
+export const orderPrice = pgTable('order_price', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => order.id, { onDelete: 'cascade' }),
+  ownerId: text('owner_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  /** Each item as priced: its SKU, quantity, unit cost and whether every part's quote was exact. */
+  lines: jsonb('lines').$type<{ sku: string; quantity: number; unitCents: number; exact: boolean }[]>().notNull(),
+  itemsCents: integer('items_cents').notNull(),
+  packagingCents: integer('packaging_cents').notNull(),
+  shippingCents: integer('shipping_cents').notNull(),
+  currency: text('currency').notNull().default('USD'),
+  /** The items' cost once every part's exact slice was in, when it differs from itemsCents; null: unchanged or not decided. */
+  adjustedItemsCents: integer('adjusted_items_cents'),
+  adjustmentReason: text('adjustment_reason'),
+  /** When the price was checked against the exact slices (at most once; null: not yet). */
+  settledAt: timestamp('settled_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** A refund of a charge; one per idempotency key (a refund asked twice is one refund). */
 export const refund = pgTable(

@@ -15,6 +15,8 @@ export interface TemplateVars {
   order_on_hold: { orderNumber: VarValue; reason: VarValue; orderUrl: VarValue };
   payment_failed: { orderNumber: VarValue; amount: VarValue; reason: VarValue; actionUrl: VarValue; billingUrl: VarValue };
   payment_action_required: { orderNumber: VarValue; amount: VarValue; reason: VarValue; actionUrl: VarValue; billingUrl: VarValue };
+  order_refunded: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
+  order_price_adjusted: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
   order_shipped: { orderNumber: VarValue; carrier: VarValue; trackingNumber: VarValue; trackingUrl: VarValue; orderUrl: VarValue };
   order_delivered: { orderNumber: VarValue; orderUrl: VarValue };
   affiliate_earning: { amount: VarValue; orderNumber: VarValue; referredSeller: VarValue; affiliateLinksUrl: VarValue };
@@ -72,6 +74,23 @@ const TEMPLATES: Readonly<Record<ProductTemplate, Template>> = {
       facts(['Order', '{{orderNumber}}'], ['Amount', '{{amount}}'], ['Reason', '{{reason}}']),
       button('Confirm the payment', '{{actionUrl}}'),
       button('Your billing settings', '{{billingUrl}}'),
+    ],
+  },
+  order_refunded: {
+    subject: 'Refund of {{amount}} for order {{orderNumber}}',
+    blocks: [
+      p('We refunded {{amount}} to your card for order {{orderNumber}}.'),
+      facts(['Order', '{{orderNumber}}'], ['Refunded', '{{amount}}'], ['Reason', '{{reason}}']),
+      p('Your bank shows it within a few days.'),
+      button('See your billing', '{{billingUrl}}'),
+    ],
+  },
+  order_price_adjusted: {
+    subject: 'Order {{orderNumber}}: {{amount}} more after its exact quote',
+    blocks: [
+      p('Order {{orderNumber}} was charged at its estimated price; its exact quote came out higher, so we charged the difference of {{amount}} to your card.'),
+      facts(['Order', '{{orderNumber}}'], ['Charged', '{{amount}}'], ['Reason', '{{reason}}']),
+      button('See your billing', '{{billingUrl}}'),
     ],
   },
   order_shipped: {

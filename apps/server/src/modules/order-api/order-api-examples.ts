@@ -269,6 +269,7 @@ export const webhookEventExamples = {
       value: {
         id: 'evt_abab49d7887747e58b2efc5c51826546',
         type: 'order.status_changed',
+        sequence: 1,
         createdAt: '2025-03-15T19:00:00.021Z',
         data: { previousStatus: null, status: 'accepted', order: acceptedOrder },
       },
@@ -278,6 +279,7 @@ export const webhookEventExamples = {
       value: {
         id: 'evt_e049679cb9ab4212bbb7d51975c3cdbb',
         type: 'order.status_changed',
+        sequence: 5,
         createdAt: EVENT_AT,
         data: { previousStatus: 'packed', status: 'shipped', order: shippedOrder },
       },
@@ -289,6 +291,7 @@ export const webhookEventExamples = {
       value: {
         id: 'evt_f5fae7a3bd7b5345a1e4927c26f388a7',
         type: 'order.charged',
+        sequence: 2,
         createdAt: '2025-03-15T19:00:00.046Z',
         data: {
           charge: {
@@ -302,12 +305,54 @@ export const webhookEventExamples = {
       },
     },
   },
+  'order.adjusted': {
+    adjusted: {
+      summary: 'The exact quote came out higher than the estimate charged',
+      value: {
+        id: 'evt_1c3e0b0f6a4d5e2b9c8f7a6d5e4c3b2a',
+        type: 'order.adjusted',
+        sequence: 4,
+        createdAt: '2025-03-17T09:12:40.512Z',
+        data: {
+          adjustment: {
+            chargeId: '0d9b7f6e-5c4b-4a39-8f27-16e5d4c3b2a1',
+            amountCents: 75,
+            currency: 'USD',
+            reason: 'The exact quote (sliced, or set by the print farm) changed the print cost from $2.70 (estimated) to $3.45',
+          },
+          order: acceptedOrder,
+        },
+      },
+    },
+  },
+  'order.refunded': {
+    refunded: {
+      summary: 'The exact quote came out lower than the estimate charged',
+      value: {
+        id: 'evt_9a8b7c6d5e4f4a3b8c2d1e0f9a8b7c6d',
+        type: 'order.refunded',
+        sequence: 4,
+        createdAt: '2025-03-17T09:12:40.512Z',
+        data: {
+          refund: {
+            id: '5e4d3c2b-1a09-4f8e-9d7c-6b5a49382716',
+            chargeId: '472f4ea1-9f3f-48f2-9715-584dcb3200be',
+            amountCents: 6,
+            currency: 'USD',
+            reason: 'The exact quote (sliced, or set by the print farm) changed the print cost from $2.70 (estimated) to $2.64',
+          },
+          order: acceptedOrder,
+        },
+      },
+    },
+  },
   'order.shipped': {
     shipped: {
       summary: 'Shipped in one parcel',
       value: {
         id: 'evt_660ff39f45885594ba6df38a56bf7036',
         type: 'order.shipped',
+        sequence: 6,
         createdAt: EVENT_AT,
         data: { tracking: [TRACKING], order: shippedOrder },
       },
@@ -319,6 +364,7 @@ export const webhookEventExamples = {
       value: {
         id: 'evt_bcbaa09df3135585abc2a8b2e5755907',
         type: 'order.delivered',
+        sequence: 8,
         createdAt: '2025-03-20T16:30:00.330Z',
         data: { deliveredAt: DELIVERED_AT, order: deliveredOrder },
       },

@@ -38,12 +38,22 @@ const EVENTS: Record<WebhookEventType, { summary: string; description: string }>
   'order.status_changed': {
     summary: 'An order changed status',
     description:
-      'Every status change of any of your orders, from every channel, a new order included (`previousStatus` is then null). `data.order` is the order as it was then.',
+      'Every status change of any of your orders, from every channel, a new order included (`previousStatus` is then null, and `sequence` is 1: it is always the order’s first event). `data.order` is the order as it was then.',
   },
   'order.charged': {
     summary: 'An order was charged',
     description:
       'The charge of an order succeeded: told once per charge, besides the order’s status changes.',
+  },
+  'order.adjusted': {
+    summary: 'An order’s price was adjusted after its exact quote',
+    description:
+      'The order was charged at its estimated price and its exact quote (sliced, or set by the print farm) came out higher: the difference was charged to the card. `reason` says why. (A lower exact quote is an `order.refunded`.)',
+  },
+  'order.refunded': {
+    summary: 'Money was refunded for an order',
+    description:
+      'A refund of one of the order’s charges succeeded: a cancellation before printing, a price adjusted down after the exact quote, or the print farm’s refund. `reason` says which.',
   },
   'order.shipped': {
     summary: 'An order shipped, with its tracking',

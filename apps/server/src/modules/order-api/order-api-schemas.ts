@@ -118,12 +118,22 @@ export const webhookTrackingSchema = z.object({
   trackingUrl: z.string(),
 });
 
+/**
+ * What every event has: its id (the `webhook-id` of each attempt), its type, its order's sequence
+ * number (1 for the order's creation, then one more for each event of the order, in the order they
+ * happened; send order follows it) and when it was made.
+ */
+const eventFields = <T extends string>(type: T) => ({
+  id: z.string(),
+  type: z.literal(type),
+  sequence: z.number().int().min(1),
+  createdAt: z.string(),
+});
+
 /** The body of every webhook we send, by `type` (docs/order-api.md). */
 export const webhookEventSchema = z.discriminatedUnion('type', [
   z.object({
-    id: z.string(),
-    type: z.literal('order.status_changed'),
-    createdAt: z.string(),
+    ...eventFields('order.status_changed'),
     data: z.object({
       previousStatus: z.enum(ORDER_STATUSES).nullable(),
       status: z.enum(ORDER_STATUSES),
@@ -131,24 +141,32 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
     }),
   }),
   z.object({
-    id: z.string(),
-    type: z.literal('order.charged'),
-    createdAt: z.string(),
+    ...eventFields('order.charged'),
     data: z.object({
       charge: z.object({ id: z.string(), amountCents: z.number().int(), currency: z.string(), kind: z.enum(['order', 'manual']) }),
       order: publicOrderSchema,
     }),
   }),
   z.object({
-    id: z.string(),
-    type: z.literal('order.shipped'),
-    createdAt: z.string(),
+    ...eventFields('order.adjusted'),
+    data: z.object({
+      adjustment: z.object({ chargeId: z.string(), amountCents: z.number().int(), currency: z.string(), reason: z.string() }),
+      order: publicOrderSchema,
+    }),
+  }),
+  z.object({
+    ...eventFields('order.refunded'),
+    data: z.object({
+      refund: z.object({ id: z.string(), chargeId: z.string(), amountCents: z.number().int(), currency: z.string(), reason: z.string() }),
+      order: publicOrderSchema,
+    }),
+  }),
+  z.object({
+    ...eventFields('order.shipped'),
     data: z.object({ tracking: z.array(webhookTrackingSchema), order: publicOrderSchema }),
   }),
   z.object({
-    id: z.string(),
-    type: z.literal('order.delivered'),
-    createdAt: z.string(),
+    ...eventFields('order.delivered'),
     data: z.object({ deliveredAt: z.string(), order: publicOrderSchema }),
   }),
 ]);

@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { WebhookDeliveryState } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { namedStatement } from '../../db/named-statement.ts';
-import { order, webhookDelivery } from '../../db/schema.ts';
+import { order, webhookDelivery, webhookOrderSequence } from '../../db/schema.ts';
 
 export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
+/** A delivery to record; `fromStatus` null marks the order's creation event (sequence 1). */
 export type NewWebhookDelivery = Pick<WebhookDeliveryRow, 'outboxId' | 'eventId' | 'ownerId' | 'orderId' | 'fromStatus' | 'toStatus' | 'event'>;
 export type ListedWebhookDelivery = WebhookDeliveryRow & { orderExternalId: string };
 
@@ -12,6 +13,8 @@ export type ListedWebhookDelivery = WebhookDeliveryRow & { orderExternalId: stri
 export interface SendableDelivery {
   readonly id: string;
   readonly ownerId: string;
+  readonly orderId: string;
+  readonly sequence: number;
   readonly eventId: string;
   readonly state: string;
   readonly event: unknown;
@@ -31,8 +34,24 @@ export function createWebhookDeliveryRepository(db: Database) {
   const deliveriesById = namedStatement<SendableDelivery>(
     db,
     'webhook_deliveries_by_id',
-    `SELECT id::text AS id, owner_id AS "ownerId", event_id AS "eventId", state, event
+    `SELECT id::text AS id, owner_id AS "ownerId", order_id::text AS "orderId", sequence, event_id AS "eventId", state, event
      FROM webhook_delivery WHERE id = ANY($1::uuid[])`,
+  );
+  // The events still to send of the batch's orders: sent with the batch's own, in sequence.
+  const pendingOfOrders = namedStatement<SendableDelivery>(
+    db,
+    'webhook_deliveries_pending_of_orders',
+    `SELECT id::text AS id, owner_id AS "ownerId", order_id::text AS "orderId", sequence, event_id AS "eventId", state, event
+     FROM webhook_delivery WHERE order_id = ANY($1::uuid[]) AND state = 'pending'
+     ORDER BY order_id, sequence`,
+  );
+  // Orders whose creation is still being announced and has no delivery yet: their creation event is coming.
+  const creationOutstanding = namedStatement<{ orderId: string }>(
+    db,
+    'webhook_creation_outstanding',
+    `SELECT o.order_id::text AS "orderId" FROM order_outbox o
+     WHERE o.order_id = ANY($1::uuid[]) AND o.from_status IS NULL AND o.announced_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.outbox_id = o.id)`,
   );
   const recordOutcomesStatement = namedStatement<never>(
     db,
@@ -53,25 +72,72 @@ export function createWebhookDeliveryRepository(db: Database) {
       .from(webhookDelivery)
       .innerJoin(order, eq(order.id, webhookDelivery.orderId));
 
+  /**
+   * The deliveries for many announcements: inserted (and numbered, in the order given) or the
+   * existing rows. One transaction: the new rows, their orders' counters moved by one upsert, and
+   * each new row's sequence written into the row and its event, so a number is given only to a row
+   * that exists and every order's numbers have no gaps.
+   */
+  async function insertManyIfNew(deliveries: readonly NewWebhookDelivery[]): Promise<WebhookDeliveryRow[]> {
+    if (deliveries.length === 0) return [];
+    const rank = new Map(deliveries.map((delivery, index) => [delivery.outboxId, index]));
+    return db.transaction(async (tx) => {
+      const inserted = await tx.insert(webhookDelivery).values([...deliveries]).onConflictDoNothing({ target: webhookDelivery.outboxId }).returning();
+      inserted.sort((a, b) => rank.get(a.outboxId)! - rank.get(b.outboxId)!);
+      // The creation is 1 whenever it is recorded; the order's other events count on from 2.
+      const later = new Map<string, WebhookDeliveryRow[]>();
+      for (const row of inserted) if (row.fromStatus !== null) later.set(row.orderId, [...(later.get(row.orderId) ?? []), row]);
+      const numbers = inserted.filter((row) => row.fromStatus === null).map((row) => ({ id: row.id, seq: 1 }));
+      if (later.size > 0) {
+        // Sorted by order: two transactions move their counters in the same order (no deadlock).
+        const counters = await tx
+          .insert(webhookOrderSequence)
+          .values([...later.keys()].sort().map((orderId) => ({ orderId, last: 1 + later.get(orderId)!.length })))
+          .onConflictDoUpdate({ target: webhookOrderSequence.orderId, set: { last: sql`${webhookOrderSequence.last} + excluded.last - 1` } })
+          .returning();
+        for (const { orderId, last } of counters) {
+          const rows = later.get(orderId)!;
+          rows.forEach((row, index) => numbers.push({ id: row.id, seq: last - rows.length + 1 + index }));
+        }
+      }
+      const numbered = new Map(numbers.map((n) => [n.id, n.seq]));
+      if (numbers.length > 0) {
+        await tx.execute(sql`
+          UPDATE webhook_delivery d SET sequence = x.seq, event = jsonb_set(d.event, '{sequence}', to_jsonb(x.seq))
+          FROM jsonb_to_recordset(${JSON.stringify(numbers)}::jsonb) AS x(id uuid, seq int)
+          WHERE d.id = x.id`);
+      }
+      const fresh = inserted.map((row) => {
+        const seq = numbered.get(row.id)!;
+        return { ...row, sequence: seq, event: { ...(row.event as object), sequence: seq } };
+      });
+      if (inserted.length === deliveries.length) return fresh;
+      const have = new Set(inserted.map((row) => row.outboxId));
+      const missing = deliveries.filter((delivery) => !have.has(delivery.outboxId)).map((delivery) => delivery.outboxId);
+      const existing = await tx.select().from(webhookDelivery).where(inArray(webhookDelivery.outboxId, missing));
+      return [...fresh, ...existing];
+    });
+  }
+
   return {
     /** The delivery for an announcement: inserted the first time, the existing row afterwards. */
     async insertIfNew(delivery: NewWebhookDelivery): Promise<WebhookDeliveryRow> {
-      const [inserted] = await db.insert(webhookDelivery).values(delivery).onConflictDoNothing({ target: webhookDelivery.outboxId }).returning();
-      if (inserted) return inserted;
-      const [existing] = await db.select().from(webhookDelivery).where(eq(webhookDelivery.outboxId, delivery.outboxId));
-      if (!existing) throw new Error('webhook delivery conflict without an existing row');
-      return existing;
+      const [row] = await insertManyIfNew([delivery]);
+      if (!row) throw new Error('webhook delivery conflict without an existing row');
+      return row;
     },
 
-    /** The deliveries for many announcements in one statement: inserted, or the existing rows. */
-    async insertManyIfNew(deliveries: readonly NewWebhookDelivery[]): Promise<WebhookDeliveryRow[]> {
-      if (deliveries.length === 0) return [];
-      const inserted = await db.insert(webhookDelivery).values([...deliveries]).onConflictDoNothing({ target: webhookDelivery.outboxId }).returning();
-      if (inserted.length === deliveries.length) return inserted;
-      const have = new Set(inserted.map((row) => row.outboxId));
-      const missing = deliveries.filter((delivery) => !have.has(delivery.outboxId)).map((delivery) => delivery.outboxId);
-      const existing = await db.select().from(webhookDelivery).where(inArray(webhookDelivery.outboxId, missing));
-      return [...inserted, ...existing];
+    insertManyIfNew,
+
+    /** The pending deliveries of these orders, each order's in sequence. */
+    async pendingOfOrders(orderIds: readonly string[]): Promise<SendableDelivery[]> {
+      return orderIds.length === 0 ? [] : pendingOfOrders([orderIds]);
+    },
+
+    /** Of these orders, those whose creation event is still to be recorded (their later events wait for it). */
+    async creationOutstanding(orderIds: readonly string[]): Promise<Set<string>> {
+      if (orderIds.length === 0) return new Set();
+      return new Set((await creationOutstanding([orderIds])).map((row) => row.orderId));
     },
 
     /** A delivery with its order's number. */

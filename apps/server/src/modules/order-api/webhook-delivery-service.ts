@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Order, OrderStatus, WebhookDelivery, WebhookDeliveryState, WebhookEventType } from '@layerline/contracts';
-import type { ChargeChangedEvent } from '../payments/payment-events.ts';
+import type { ChargeChangedEvent, RefundSucceededEvent } from '../payments/payment-events.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { webhookUrlProblem } from './url-policy.ts';
 import type { PublicOrder, WebhookEvent } from './order-api-schemas.ts';
@@ -36,6 +36,9 @@ export interface StatusChange {
 
 /** Puts a delivery on the job queue; `resend` queues a fresh job for a delivery that already had one. */
 export type EnqueueDelivery = (job: WebhookDeliveryJob, options: { resend: boolean }) => Promise<void>;
+
+/** An event's sequence until the repository numbers it, in the transaction that stores it (never sent). */
+const UNNUMBERED = 0;
 
 /** The receiver failed in a way a later attempt may fix (5xx, 408, 429, network, timeout). */
 export class WebhookRetryableError extends Error {
@@ -86,12 +89,12 @@ function milestoneEvents(change: StatusChange, order: PublicOrder, createdAt: st
   if (change.to === 'shipped') {
     const { outboxId, id } = of('order.shipped');
     const tracking = order.shipments.map(({ carrier, service, trackingNumber, trackingUrl }) => ({ carrier, service, trackingNumber, trackingUrl }));
-    return [{ outboxId, event: { id, type: 'order.shipped', createdAt, data: { tracking, order } } }];
+    return [{ outboxId, event: { id, type: 'order.shipped', sequence: UNNUMBERED, createdAt, data: { tracking, order } } }];
   }
   if (change.to === 'delivered') {
     const { outboxId, id } = of('order.delivered');
     const deliveredAt = order.shipments.map((s) => s.deliveredAt).filter((at): at is string => at !== null).sort().at(-1) ?? createdAt;
-    return [{ outboxId, event: { id, type: 'order.delivered', createdAt, data: { deliveredAt, order } } }];
+    return [{ outboxId, event: { id, type: 'order.delivered', sequence: UNNUMBERED, createdAt, data: { deliveredAt, order } } }];
   }
   return [];
 }
@@ -191,9 +194,14 @@ export function createWebhookDeliveryService(deps: {
   }
 
   /**
-   * A batch of queued deliveries, one attempt each: one query for the deliveries, one for their
-   * sellers' endpoints, the POSTs side by side, and one statement recording every outcome. Answers
-   * for each job in order: its outcome, or the error the queue should retry it for.
+   * A batch of queued deliveries, in each order's sequence: one query for the deliveries, one for
+   * their orders' other events still pending, one for orders whose creation event is still to be
+   * recorded, one for the sellers' endpoints; each order's pending events POSTed one after the other
+   * in sequence (the orders side by side), so a later event never reaches the receiver before an
+   * earlier one, even when the earlier one's job is waiting for a retry; one statement records every
+   * attempt. An event whose earlier one could not be delivered
+   * now waits (its job is retried; on its last attempt it fails, unsent). Answers for each job in
+   * order: its outcome, or the error the queue should retry it for.
    */
   async function deliverMany(jobs: readonly { data: unknown; lastAttempt: boolean }[]): Promise<(DeliveryOutcome | Error)[]> {
     const parsed = jobs.map((job) => webhookDeliveryJobSchema.safeParse(job.data));
@@ -205,24 +213,92 @@ export function createWebhookDeliveryService(deps: {
       const row = rows.get(id);
       return row && row.state !== 'delivered' && row.state !== 'refused' ? row : undefined;
     };
-    const owners = [...new Set(ids.flatMap((id) => sendable(id)?.ownerId ?? []))];
-    const targets = await endpoints.signingTargets(owners);
-    const sent = new Set<string>();
-    const attempts = await Promise.all(
-      parsed.map(async (result, index) => {
-        if (!result.success) return { answer: result.error as Error };
-        const row = sendable(result.data.deliveryId);
-        // The same delivery twice in one batch (a resend beside its first job): attempted once.
-        if (!row || sent.has(row.id)) return { answer: 'gone' as const };
-        sent.add(row.id);
-        const target = targets.get(row.ownerId);
-        if (target instanceof Error) return { answer: target };
-        const done = await attempt(row, target, jobs[index]!.lastAttempt);
-        return { answer: done.retry ?? done.outcome!, record: done.record };
+    // Each delivery once, with whether its job is on its last attempt (the same delivery twice in one batch: once).
+    const own = new Map<string, { row: SendableDelivery; lastAttempt: boolean }>();
+    parsed.forEach((result, index) => {
+      const row = result.success ? sendable(result.data.deliveryId) : undefined;
+      if (row && !own.has(row.id)) own.set(row.id, { row, lastAttempt: jobs[index]!.lastAttempt });
+    });
+    const orderIds = [...new Set([...own.values()].map(({ row }) => row.orderId))];
+    const [pending, awaitingCreation] = await Promise.all([repository.pendingOfOrders(orderIds), repository.creationOutstanding(orderIds)]);
+    const targets = await endpoints.signingTargets([...new Set([...own.values()].map(({ row }) => row.ownerId))]);
+    const answers = new Map<string, DeliveryOutcome | Error>();
+    const records: DeliveryOutcomeRecord[] = [];
+    /** An event of the batch that may not be sent before an earlier one: retried, or failed on its last attempt. */
+    const wait = (id: string, why: string) => {
+      const entry = own.get(id)!;
+      if (entry.lastAttempt) {
+        records.push({ id, state: 'failed', attempted: false, statusCode: null, error: `Not sent: ${why}` });
+        answers.set(id, 'failed');
+      } else {
+        records.push({ id, state: 'pending', attempted: false, statusCode: null, error: `Waiting: ${why}` });
+        answers.set(id, new WebhookRetryableError(`Webhook ${entry.row.eventId} waits: ${why}`));
+      }
+    };
+    await Promise.all(
+      orderIds.map(async (orderId) => {
+        const mine = [...own.values()].filter(({ row }) => row.orderId === orderId).map(({ row }) => row);
+        if (awaitingCreation.has(orderId)) {
+          for (const row of mine) wait(row.id, 'the order’s creation event is sent first');
+          return;
+        }
+        // The order's pending events around the batch's own: the earlier ones first (so none is
+        // overtaken), the later ones after (so an event that waited for this one, its job now in a
+        // retry's backoff, follows it at once; its own job then finds it delivered).
+        const chain = new Map<string, SendableDelivery>();
+        for (const row of pending) if (row.orderId === orderId) chain.set(row.id, row);
+        for (const row of mine) chain.set(row.id, row);
+        let blockedBy: SendableDelivery | null = null;
+        for (const row of [...chain.values()].sort((a, b) => a.sequence - b.sequence)) {
+          const entry = own.get(row.id);
+          if (blockedBy) {
+            if (entry) wait(row.id, `event #${blockedBy.sequence} (${blockedBy.eventId}) of this order is not delivered yet`);
+            continue;
+          }
+          const target = targets.get(row.ownerId);
+          if (target instanceof Error) {
+            if (entry) answers.set(row.id, target);
+            blockedBy = row;
+            continue;
+          }
+          const done = await attempt(row, target, entry?.lastAttempt ?? false);
+          records.push(done.record);
+          if (entry) answers.set(row.id, done.retry ?? done.outcome!);
+          // Refused or failed for good: nothing later waits for it.
+          if (done.retry) blockedBy = row;
+        }
       }),
     );
-    await repository.recordOutcomes(attempts.flatMap((a) => (a.record ? [a.record] : [])));
-    return attempts.map((a) => a.answer);
+    await repository.recordOutcomes(records);
+    const answered = new Set<string>();
+    return parsed.map((result) => {
+      if (!result.success) return result.error as Error;
+      const id = result.data.deliveryId;
+      if (!own.has(id) || answered.has(id)) return 'gone' as const;
+      answered.add(id);
+      return answers.get(id)!;
+    });
+  }
+
+  /** A money event of an order (stored once under `key`, numbered in its order's sequence) and its job. */
+  async function announceMoney(
+    ownerId: string,
+    orderId: string,
+    key: string,
+    body: (order: PublicOrder) => Pick<Extract<WebhookEvent, { type: 'order.charged' | 'order.adjusted' | 'order.refunded' }>, 'type' | 'data'>,
+  ): Promise<void> {
+    if (!(await endpoints.hasEndpoint(ownerId))) return;
+    const order = (await orders.getMany([orderId])).get(orderId);
+    // Gone meanwhile, or (never) another seller's: nothing to tell.
+    if (!order || order.ownerId !== ownerId) return;
+    const outboxId = derivedUuid(key);
+    const eventId = eventIdFor(outboxId);
+    const event = { id: eventId, sequence: UNNUMBERED, createdAt: now().toISOString(), ...body(toPublicOrder(order, siteUrl)) } as WebhookEvent;
+    const row = await repository.insertIfNew({ outboxId, eventId, ownerId, orderId, fromStatus: order.status, toStatus: order.status, event });
+    if (row.state !== 'pending') return;
+    if (!enqueue) throw new AppError('unavailable', 'Webhooks cannot be queued right now');
+    // The job's id is the delivery's: a second telling queues nothing new.
+    await enqueue({ deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId }, { resend: false });
   }
 
   return {
@@ -263,6 +339,7 @@ export function createWebhookDeliveryService(deps: {
         const event: WebhookEvent = {
           id: eventId,
           type: 'order.status_changed',
+          sequence: UNNUMBERED,
           createdAt,
           data: { previousStatus: change.from, status: change.to, order },
         };
@@ -277,28 +354,32 @@ export function createWebhookDeliveryService(deps: {
     },
 
     /**
-     * The payments module's charge changes: a charge of an order that succeeded becomes one
-     * `order.charged` event (stored once per charge, however often it is told) and its job.
+     * The payments module's charge changes: a succeeded charge of an order becomes one event (stored
+     * once per charge, however often it is told) and its job: `order.charged`, or `order.adjusted` for
+     * the difference charged after the order's exact quote, with its reason.
      */
     async announceCharged(charge: ChargeChangedEvent): Promise<void> {
       if (charge.to !== 'succeeded' || charge.orderId === null) return;
-      if (!(await endpoints.hasEndpoint(charge.ownerId))) return;
-      const order = (await orders.getMany([charge.orderId])).get(charge.orderId);
-      // Gone meanwhile, or (never) another seller's: nothing to tell.
-      if (!order || order.ownerId !== charge.ownerId) return;
-      const outboxId = derivedUuid(`order.charged:${charge.chargeId}`);
-      const eventId = eventIdFor(outboxId);
-      const event: WebhookEvent = {
-        id: eventId,
-        type: 'order.charged',
-        createdAt: now().toISOString(),
-        data: { charge: { id: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, kind: charge.kind }, order: toPublicOrder(order, siteUrl) },
-      };
-      const row = await repository.insertIfNew({ outboxId, eventId, ownerId: charge.ownerId, orderId: charge.orderId, fromStatus: order.status, toStatus: order.status, event });
-      if (row.state !== 'pending') return;
-      if (!enqueue) throw new AppError('unavailable', 'Webhooks cannot be queued right now');
-      // The job's id is the delivery's: a second telling queues nothing new.
-      await enqueue({ deliveryId: row.id, ownerId: row.ownerId, eventId: row.eventId }, { resend: false });
+      await announceMoney(charge.ownerId, charge.orderId, `order.charged:${charge.chargeId}`, (order) =>
+        charge.kind === 'adjustment'
+          ? {
+              type: 'order.adjusted',
+              data: { adjustment: { chargeId: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, reason: charge.failureReason ?? '' }, order },
+            }
+          : {
+              type: 'order.charged',
+              data: { charge: { id: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency, kind: charge.kind }, order },
+            },
+      );
+    },
+
+    /** A refund that succeeded (a cancellation, an adjustment down, the farm's): one `order.refunded` per refund. */
+    async announceRefunded(refund: RefundSucceededEvent): Promise<void> {
+      if (refund.orderId === null) return;
+      await announceMoney(refund.ownerId, refund.orderId, `order.refunded:${refund.refundId}`, (order) => ({
+        type: 'order.refunded',
+        data: { refund: { id: refund.refundId, chargeId: refund.chargeId, amountCents: refund.amountCents, currency: refund.currency, reason: refund.reason }, order },
+      }));
     },
 
     async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {
@@ -308,6 +389,7 @@ export function createWebhookDeliveryService(deps: {
       const event: WebhookEvent = {
         id: eventId,
         type: 'order.status_changed',
+        sequence: UNNUMBERED,
         createdAt: now().toISOString(),
         data: { previousStatus: change.from, status: change.to, order: toPublicOrder(order, siteUrl) },
       };

@@ -1,4 +1,4 @@
-import type { ChargeState } from '@layerline/contracts';
+import type { ChargeKind, ChargeState } from '@layerline/contracts';
 
 /**
  * What the payments module tells other modules after a change is committed (affiliates' ledger,
@@ -11,7 +11,7 @@ export interface ChargeChangedEvent {
   readonly ownerId: string;
   readonly orderId: string | null;
   readonly orderNumber: string | null;
-  readonly kind: 'order' | 'manual';
+  readonly kind: ChargeKind;
   readonly from: ChargeState | null;
   readonly to: ChargeState;
   readonly amountCents: number;
@@ -27,6 +27,9 @@ export interface RefundSucceededEvent {
   readonly chargeId: string;
   readonly ownerId: string;
   readonly orderId: string | null;
+  readonly orderNumber: string | null;
+  /** Why, in the seller's words: a cancellation, an adjustment after the exact quote, the farm's reason. */
+  readonly reason: string;
   readonly amountCents: number;
   readonly currency: string;
 }

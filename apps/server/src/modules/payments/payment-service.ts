@@ -3,8 +3,8 @@ import {
   PAYMENT_ACTION_HOLD_PREFIX,
   PAYMENT_HOLD_PREFIX,
   type BillingSettings,
-  type ChargeBreakdown,
   type ChargeDto,
+  type ChargeKind,
   type ChargeListQuery,
   type ChargePage,
   type ChargeState,
@@ -22,6 +22,7 @@ import { pageFrom } from '../../platform/keyset-cursor.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { EventActor, OrderRow } from '../orders/order-repository.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
+import { itemsCentsOf, totalCentsOf, type OrderPrices } from './order-price.ts';
 import type { ChargeChangedEvent, PaymentEventListeners, RefundSucceededEvent } from './payment-events.ts';
 import {
   PaymentAuthError,
@@ -53,9 +54,6 @@ export interface PaymentActor {
   readonly isAdmin: boolean;
 }
 
-/** What an order costs the seller: its items at their quoted unit cost, packaging and shipping. Null: the price is not known. */
-export type OrderAmount = (ChargeBreakdown & { currency: string }) | null;
-
 export interface PaymentServiceDeps {
   readonly repository: PaymentRepository;
   readonly provider: PaymentProvider;
@@ -65,8 +63,11 @@ export interface PaymentServiceDeps {
   readonly orders: {
     find(id: string): Promise<OrderRow | undefined>;
     tryTransition(order: OrderRow, to: OrderStatus, reason: string, actor: EventActor): Promise<boolean>;
+    /** Rewrites the reason of an order still on hold (its cause changed while it stayed held). */
+    setHoldReason(orderId: string, reason: string): Promise<void>;
   };
-  readonly orderAmount: (orderId: string) => Promise<OrderAmount>;
+  /** The orders' one stored price (order-price.ts): the charge's amount, and its adjustment after the exact slice. */
+  readonly prices: Pick<OrderPrices, 'priceOf' | 'settleExact'>;
   readonly sellers: { contactOf(id: string): Promise<{ email: string; name: string } | undefined> };
   /** The print farm: makes the jobs of a paid order (one that became paid while it stayed accepted). */
   readonly releaseToFarm: (orderId: string) => Promise<unknown>;
@@ -123,7 +124,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       ownerId: row.ownerId,
       orderId: row.orderId,
       orderNumber: order?.externalId ?? null,
-      kind: row.kind as 'order' | 'manual',
+      kind: row.kind as ChargeKind,
       from,
       to: row.status as ChargeState,
       amountCents: row.amountCents,
@@ -198,7 +199,8 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       case 'succeeded':
         next = await repository.transitionCharge(row.id, from, 'succeeded', {
           paymentIntentId: result.paymentIntentId,
-          failureReason: null,
+          // An adjustment keeps its reason: it is what Billing shows beside it.
+          failureReason: row.kind === 'adjustment' ? row.failureReason : null,
         });
         break;
       case 'processing':
@@ -293,15 +295,15 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         );
       return live.status === 'succeeded';
     }
-    const amount = await deps.orderAmount(orderId);
-    if (!amount) {
+    const price = await deps.prices.priceOf(orderId);
+    if (!price) {
       await holdOrder(
         orderId,
         `${PAYMENT_HOLD_PREFIX}the price of this order is not known yet (a part has no quote). An admin can charge it by hand and release it.`,
       );
       return false;
     }
-    const total = amount.itemsCents + amount.packagingCents + amount.shippingCents;
+    const total = totalCentsOf(price);
     const card = await cardOf(current.ownerId);
     const attempt = attempts + 1;
     const base = {
@@ -310,11 +312,11 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       kind: 'order',
       attempt,
       amountCents: total,
-      currency: amount.currency,
+      currency: price.currency,
       breakdown: {
-        itemsCents: amount.itemsCents,
-        packagingCents: amount.packagingCents,
-        shippingCents: amount.shippingCents,
+        itemsCents: itemsCentsOf(price),
+        packagingCents: price.packagingCents,
+        shippingCents: price.shippingCents,
       },
       provider: provider.kind,
       idempotencyKey: `order:${orderId}:charge:${attempt}`,
@@ -369,6 +371,20 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     }
   }
 
+  /**
+   * An authentication the seller refused (or the bank failed): the order stays on hold, but its reason
+   * no longer asks them to authenticate; it says the card was refused and what releases the order.
+   */
+  async function rewriteActionHold(row: ChargeRow): Promise<void> {
+    if (!row.orderId || row.kind !== 'order') return;
+    const current = await orders.find(row.orderId);
+    if (current?.status !== 'on_hold' || !current.holdReason?.startsWith(PAYMENT_ACTION_HOLD_PREFIX)) return;
+    await orders.setHoldReason(
+      row.orderId,
+      holdReasonOf({ status: 'failed', reason: row.failureReason ?? 'The card was refused when the payment was authenticated.' }),
+    );
+  }
+
   async function settle(row: ChargeRow, result: ChargeResult): Promise<ChargeRow> {
     const before = row.status;
     const next =
@@ -386,6 +402,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (next) {
       await changed(next, before as ChargeState);
       if (next.status === 'succeeded') await afterPaid(next);
+      else await rewriteActionHold(next);
       return next;
     }
     const recorded = ['pending', 'processing'].includes(row.status) ? await record(row, result) : row;
@@ -442,13 +459,16 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     if (settled?.refund.status === 'succeeded') await refunded(settled);
   }
 
-  /** A refund that just succeeded (ours, or mirrored from the provider), told once: the affiliates' reversal, the seller's Billing. */
+  /** A refund that just succeeded (ours, or mirrored from the provider), told once: the affiliates' reversal, the seller's webhook and email, Billing. */
   async function refunded(settled: { refund: RefundRow; charge: ChargeRow }): Promise<void> {
+    const order = settled.charge.orderId ? await orders.find(settled.charge.orderId) : undefined;
     await tell(refundListeners, {
       refundId: settled.refund.id,
       chargeId: settled.charge.id,
       ownerId: settled.charge.ownerId,
       orderId: settled.charge.orderId,
+      orderNumber: order?.externalId ?? null,
+      reason: settled.refund.reason,
       amountCents: settled.refund.amountCents,
       currency: settled.charge.currency,
     });
@@ -488,7 +508,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       sellerName,
       orderId: row.orderId,
       orderNumber,
-      kind: row.kind as 'order' | 'manual',
+      kind: row.kind as ChargeKind,
       attempt: row.attempt,
       amountCents: row.amountCents,
       currency: row.currency,
@@ -748,7 +768,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     async onOrderStatusChanges(events: readonly OrderStatusChangeEvent[]): Promise<void> {
       const work = events.filter(
         (event) =>
-          (deps.chargeOrders && event.to === 'accepted') ||
+          (deps.chargeOrders && (event.to === 'accepted' || event.to === 'packed')) ||
           (event.to === 'cancelled' && event.from !== null && PRE_PRINT.includes(event.from)),
       );
       const failures: unknown[] = [];
@@ -756,6 +776,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
         const settled = await Promise.allSettled(
           work.slice(i, i + CHARGE_CONCURRENCY).map(async (event) => {
             if (event.to === 'accepted') await chargeOrder(event.orderId);
+            else if (event.to === 'packed') await adjustOrder(event.orderId);
             else await refundOnCancel(event.orderId);
           }),
         );
@@ -855,6 +876,47 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       live.amountCents - live.refundedCents,
       'The order was cancelled before it was printed',
     );
+  }
+
+  /**
+   * An order printed (packed): its price is settled against the exact slices once (order-price.ts), and
+   * a difference is charged or refunded as its own adjustment, under a key of its own (`order:<id>:
+   * adjustment`), so announcing the order again moves no more money. Only a paid order is adjusted.
+   */
+  async function adjustOrder(orderId: string): Promise<void> {
+    const { live } = await repository.orderCharges(orderId);
+    if (!live?.paymentIntentId || !['succeeded', 'refunded'].includes(live.status)) return;
+    const price = await deps.prices.settleExact(orderId, { minIncreaseCents: MIN_CHARGE_CENTS });
+    if (!price || price.adjustedItemsCents === null) return;
+    const difference = price.adjustedItemsCents - price.itemsCents;
+    const reason = price.adjustmentReason ?? 'Price adjustment';
+    if (difference < 0) {
+      await refundCharge(live, Math.min(-difference, live.amountCents - live.refundedCents), reason, 'adjustment');
+      return;
+    }
+    if (difference === 0) return;
+    const key = `order:${orderId}:adjustment`;
+    const card = await cardOf(live.ownerId);
+    const row =
+      (await repository.insertCharge({
+        ownerId: live.ownerId,
+        orderId,
+        kind: 'adjustment',
+        attempt: 1,
+        amountCents: difference,
+        currency: live.currency,
+        breakdown: { itemsCents: difference, packagingCents: 0, shippingCents: 0 },
+        provider: provider.kind,
+        customerId: card?.customerId ?? null,
+        paymentMethodId: card?.paymentMethodId ?? null,
+        idempotencyKey: key,
+        status: card ? 'pending' : 'failed',
+        // The adjustment's reason is its note on Billing (a decline replaces it with the bank's words).
+        failureReason: card ? reason : `${reason}. No card on file.`,
+        createdBy: null,
+      })) ?? (await repository.findByIdempotencyKey(key));
+    if (row?.status === 'pending') await ask(row);
+    else if (row?.status === 'failed') await changed(row, null);
   }
 
   /**

@@ -245,6 +245,27 @@ describe('an order released to production', () => {
     expect(await jobsOf(orderId)).toBe(2);
     expect(await chargesOf(seller, orderId)).toHaveLength(1);
   });
+
+  it('authentication refused: the order stays held, and its reason says the card was refused, no longer to authenticate', async () => {
+    const seller = await sellerWith('4000002500003155');
+    const orderId = await placeOrder(seller);
+    expect((await orderOf(orderId)).holdReason).toMatch(/^Payment needs authentication: .*authenticate/);
+    const [{ id: chargeId }] = await chargesOf(seller, orderId);
+    const refused = await seller.post(`/api/payments/charges/${chargeId}/confirm`, { sandboxOutcome: 'refuse' });
+    expect(refused.body.status).toBe('failed');
+    await t.context.orders.announcementsSettled();
+    const held = await orderOf(orderId);
+    expect(held.status).toBe('on_hold');
+    expect(held.holdReason).toBe(
+      'Payment failed: The cardholder did not authenticate the payment. Add another card in Account settings to release the order.',
+    );
+    expect(held.holdReason).not.toMatch(/Open Billing to authenticate/);
+    expect(await jobsOf(orderId)).toBe(0);
+    // Held for payment as any failed charge: a new card releases it and charges it again.
+    expect((await storeCard(seller, '4242424242424242')).releasedOrders).toBe(1);
+    await t.context.orders.announcementsSettled();
+    expect((await chargesOf(seller, orderId)).map((c) => c.status).sort()).toEqual(['failed', 'succeeded']);
+  });
 });
 
 describe('charging by hand and refunds', () => {

@@ -158,14 +158,29 @@ export function createProductService(deps: ProductServiceDeps) {
       return products.findVariantsBySkus(ownerId, skus);
     },
 
-    /** Each variant's quoted unit cost in USD (null while a part has no quote), as the products page shows it. */
-    async unitCostsOf(variantIds: readonly string[]): Promise<Map<string, number | null>> {
+    /**
+     * Each variant's quoted unit cost in USD and whether every part's quote is exact (sliced, or set by
+     * the farm) rather than estimated from the geometry; null while a part has no quote.
+     */
+    async unitQuotesOf(variantIds: readonly string[]): Promise<Map<string, { costUsd: number; exact: boolean } | null>> {
       const table = await prices.get();
-      const costs = new Map<string, number | null>();
+      const quotes = new Map<string, { costUsd: number; exact: boolean } | null>();
       for (const record of await products.findByVariantIds(variantIds)) {
-        for (const variant of toProductDto(record, table, slicerAvailable).variants) costs.set(variant.id, variant.unitCostUsd);
+        for (const variant of record.variants) {
+          const parts = variant.parts.map((part) => ({ part, quote: quoteOf(part.config, part.design, table, slicerAvailable) }));
+          const priced = parts.every(({ quote }) => quote !== null);
+          quotes.set(
+            variant.id,
+            priced
+              ? {
+                  costUsd: cents(parts.reduce((sum, { part, quote }) => sum + quote!.costUsd * part.quantity, 0)),
+                  exact: parts.every(({ quote }) => quote!.basis !== 'estimate'),
+                }
+              : null,
+          );
+        }
       }
-      return costs;
+      return quotes;
     },
   };
 }

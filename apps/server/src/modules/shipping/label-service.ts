@@ -44,8 +44,11 @@ export interface LabelServiceDeps {
   };
   /** The order's printed parts (QC passed), to plan its parcels. */
   readonly partsOf: (orderId: string) => Promise<PackedPart[]>;
-  /** Quoted unit cost (USD) of each variant: the print cost on the fulfilment record. */
-  readonly unitCosts: (variantIds: readonly string[]) => Promise<Map<string, number | null>>;
+  /**
+   * The order's one stored price (the payments module's, docs/payments.md): the fulfilment record
+   * carries what the seller pays, never a second pricing of the parts. Null: the order has no price.
+   */
+  readonly priceOf: (orderId: string) => Promise<{ printCostCents: number; packagingCents: number; shippingCents: number } | null>;
   readonly searchTextOf: (fields: { orderNumber: string; buyerName: string; skus: readonly string[]; trackingNumber: string }) => string;
   readonly audit: AuditRepository;
   /** Queued after a label is bought: the tracking goes back to the channel (jobs/shipping-jobs.ts). */
@@ -169,13 +172,15 @@ export function createLabelService(deps: LabelServiceDeps) {
       labelKey = null;
     }
     const items = detail.items.map((item) => ({ sku: item.sku, title: item.title, quantity: item.quantity }));
-    // The print cost is on the order's first parcel's record; the others carry their own packaging and postage.
-    let printCostCents = 0;
-    if (row.parcelIndex === 0) {
-      const costs = await deps.unitCosts(detail.items.flatMap((item) => (item.variantId ? [item.variantId] : [])));
-      printCostCents = Math.round(detail.items.reduce((sum, item) => sum + (item.variantId ? (costs.get(item.variantId) ?? 0) : 0) * item.quantity, 0) * 100);
-    }
-    const packagingCents = row.parcel.costCents;
+    // The order's price is on its first parcel's record, whole (its packaging and shipping were priced for
+    // every parcel); the others carry none, so the records of an order add up to what the seller paid. An
+    // order without a price (a part never quoted) records what its labels cost.
+    const price = await deps.priceOf(detail.order.id);
+    const costs = price
+      ? row.parcelIndex === 0
+        ? price
+        : { printCostCents: 0, packagingCents: 0, shippingCents: 0 }
+      : { printCostCents: 0, packagingCents: row.parcel.costCents, shippingCents: label.costCents };
     const saved = await repository.markPurchased(
       row.id,
       {
@@ -199,10 +204,10 @@ export function createLabelService(deps: LabelServiceDeps) {
         orderNumber: detail.order.externalId,
         buyerName: detail.order.customerName,
         items: row.parcelIndex === 0 ? items : [],
-        printCostCents,
-        packagingCents,
-        shippingCents: label.costCents,
-        totalCents: printCostCents + packagingCents + label.costCents,
+        printCostCents: costs.printCostCents,
+        packagingCents: costs.packagingCents,
+        shippingCents: costs.shippingCents,
+        totalCents: costs.printCostCents + costs.packagingCents + costs.shippingCents,
         currency: label.currency,
         carrier: label.carrier,
         service: label.service,

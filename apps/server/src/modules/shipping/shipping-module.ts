@@ -40,7 +40,8 @@ export function createShippingModule(deps: {
     tryTransition(current: OrderRow, to: 'shipped' | 'on_hold' | 'packed' | 'delivered', reason: string, actor: EventActor): Promise<boolean>;
   };
   partsOf: (orderId: string) => Promise<PackedPart[]>;
-  unitCosts: (variantIds: readonly string[]) => Promise<Map<string, number | null>>;
+  /** The order's one stored price (payments' order_price): the fulfilment record's costs. */
+  priceOf: (orderId: string) => Promise<{ printCostCents: number; packagingCents: number; shippingCents: number } | null>;
   searchTextOf: (fields: { orderNumber: string; buyerName: string; skus: readonly string[]; trackingNumber: string }) => string;
   pushToMarketplace: (shopId: string, externalOrderId: string, tracking: TrackingUpdate) => Promise<void>;
   autoBuy: boolean;
@@ -71,7 +72,7 @@ export function createShippingModule(deps: {
     storage: deps.storage,
     orders: deps.orders,
     partsOf: deps.partsOf,
-    unitCosts: deps.unitCosts,
+    priceOf: deps.priceOf,
     searchTextOf: deps.searchTextOf,
     audit: deps.audit,
     onLabelBought: async (shipment) => {

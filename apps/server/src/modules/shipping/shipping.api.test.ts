@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
-import { fulfillmentRecord, sellerShipping, shipment, shopConnection, trackingEvent } from '../../db/schema.ts';
+import { fulfillmentRecord, orderPrice, sellerShipping, shipment, shopConnection, trackingEvent } from '../../db/schema.ts';
 import { createSandboxCarrier } from '../../integrations/sandbox-carrier/sandbox-carrier.ts';
 import { createSecretBox } from '../../platform/secret-box.ts';
 import { searchTextOf } from '../fulfillment/fulfillment-repository.ts';
@@ -309,9 +309,20 @@ describe('labels', () => {
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await fetch(new URL(shipped.shipments[0].labelUrl, t.baseUrl), { headers: { cookie: other.cookieHeader() } })).status).toBe(404);
 
-    // One fulfilment record, with what was charged, for the seller and for admins.
+    // One fulfilment record, with the order's one stored price (what the seller pays, whatever rate a
+    // person chose: the label's own cost is on the shipment), for the seller and for admins.
     const [record] = await t.context.db.select().from(fulfillmentRecord).where(eq(fulfillmentRecord.shipmentId, label!.id));
-    expect(record).toMatchObject({ orderId, ownerId: seller.userId, channel: 'manual', buyerName: 'Ada Buyer', shippingCents: chosen.amountCents, packagingCents: 45, trackingNumber: label!.trackingNumber });
+    const [price] = await t.context.db.select().from(orderPrice).where(eq(orderPrice.orderId, orderId));
+    expect(record).toMatchObject({
+      orderId,
+      ownerId: seller.userId,
+      channel: 'manual',
+      buyerName: 'Ada Buyer',
+      printCostCents: price!.itemsCents,
+      shippingCents: price!.shippingCents,
+      packagingCents: price!.packagingCents,
+      trackingNumber: label!.trackingNumber,
+    });
     expect(record!.printCostCents).toBeGreaterThan(0);
     expect(record!.totalCents).toBe(record!.printCostCents + record!.packagingCents + record!.shippingCents);
     const history = await seller.get(`/api/fulfillment-history?searchTerm=${label!.trackingNumber}`);
@@ -383,7 +394,7 @@ describe('labels', () => {
       oauthStates: { insert: async () => undefined, consume: async () => null },
       orders: { detail: (id) => orderRepository.detail(id), find: (id) => orderRepository.find(id), tryTransition: ctx.orders.tryTransition },
       partsOf: async () => [],
-      unitCosts: async () => new Map(),
+      priceOf: async () => null,
       searchTextOf,
       pushToMarketplace: async () => undefined,
       autoBuy: false,

@@ -113,6 +113,11 @@ function ChargeRows({
               Charged by Layerline
             </Typography>
           ) : null}
+          {charge.kind === 'adjustment' ? (
+            <Typography variant="caption" color="text.secondary" component="div">
+              Price adjustment after the exact quote
+            </Typography>
+          ) : null}
         </TableCell>
         <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
           {breakdown ? (
@@ -136,7 +141,14 @@ function ChargeRows({
             <Chip size="small" variant="outlined" label="Partly refunded" sx={{ ml: 0.5 }} />
           ) : null}
           {charge.failureReason ? (
-            <Typography variant="body2" color="error" sx={{ mt: 0.5 }} data-testid="charge-failure">
+            // On a failed charge the bank's words; on one that went through (an adjustment, an order
+            // below the smallest charge), why its amount is what it is.
+            <Typography
+              variant="body2"
+              color={charge.status === 'failed' ? 'error' : 'text.secondary'}
+              sx={{ mt: 0.5 }}
+              data-testid="charge-failure"
+            >
               {charge.failureReason}
             </Typography>
           ) : null}

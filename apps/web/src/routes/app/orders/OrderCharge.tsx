@@ -9,7 +9,8 @@ import { CHARGE_STATUS_LABELS, chargeMoney, chargeStatusColor } from '../billing
 
 /**
  * What the order cost the seller: its charges (newest first; a retry after a new card is a second
- * attempt), refunds, and the way to authenticate one the bank holds. Admins get the way to the
+ * attempt; an adjustment after the exact quote with its reason), refunds with theirs, and the way to
+ * authenticate one the bank holds. Admins get the way to the
  * seller's billing, where they can charge or refund by hand.
  */
 export function OrderCharge({ order, admin }: { order: Order; admin: boolean }) {
@@ -33,16 +34,19 @@ export function OrderCharge({ order, admin }: { order: Order; admin: boolean }) 
             {chargeMoney(charge, charge.amountCents)}
           </Typography>
           <Chip size="small" label={CHARGE_STATUS_LABELS[charge.status]} color={chargeStatusColor(charge.status)} />
-          {charge.refundedCents > 0 ? (
-            <Typography variant="body2" color="text.secondary">
-              {chargeMoney(charge, charge.refundedCents)} refunded
-            </Typography>
-          ) : null}
+          {charge.kind === 'adjustment' ? <Chip size="small" variant="outlined" label="Price adjustment" /> : null}
           {charge.failureReason ? (
-            <Typography variant="body2" color="error">
+            <Typography variant="body2" color={charge.status === 'failed' ? 'error' : 'text.secondary'}>
               {charge.failureReason}
             </Typography>
           ) : null}
+          {charge.refunds
+            .filter((refund) => refund.status === 'succeeded')
+            .map((refund) => (
+              <Typography key={refund.id} variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
+                {chargeMoney(charge, refund.amountCents)} refunded{refund.reason ? `: ${refund.reason}` : ''}
+              </Typography>
+            ))}
           {charge.status === 'requires_action' && !admin ? (
             <Button size="small" variant="contained" component={RouterLink} to={`/billing/authenticate/${charge.id}`}>
               Authenticate
