@@ -198,7 +198,9 @@ describe('model work budgets', () => {
     const slow = await upload(seller, 'slow.stl', sliverCylinderStl(120_000, 140, 2)); // ~9 s of analysis
     expect(slow.status).toBe(422);
     expect(slow.body.error).toMatch(/too complex: processing it needed more than the 2 s of CPU time a model may use/);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // The budget is 2 s of the thread's CPU time, so the wall clock depends on the machine's load
+    // (8.8 s with a load of 8 on 2 cores); it stays under the wall-clock cap of 10 budgets.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(storedFiles(t).length).toBe(before);
     expect(t.context.modelWorker.stats().replaced).toBe(1);
     const next = await upload(seller, 'cube.stl', cube);
