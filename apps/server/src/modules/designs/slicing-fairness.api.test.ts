@@ -41,7 +41,10 @@ describe.skipIf(!slicer.available)('fair exact slicing: per-seller turns', () =>
   });
 
   it('slices another seller’s first model right after the run in progress, not after the first seller’s backlog', { timeout: 240_000 }, async () => {
-    // Four models of ~3 s of slicing each, queued at once; then one 20 mm cube of another seller.
+    // The second seller was served before (its turn must not tie with the backlog's next one).
+    const earlier = await upload(second, 'ps-20mm_cube.obj');
+    expect((await whenSliced(second, earlier.designId, earlier.configId)).slicing.status).toBe('done');
+    // Four models of ~3 s of slicing each, queued at once; then one 20 mm cube of the second seller.
     const backlog = await Promise.all([1, 2, 3, 4].map(() => upload(first, 'voron-design_cube_v7.stl')));
     const cube = await upload(second, 'ps-20mm_cube.obj');
 

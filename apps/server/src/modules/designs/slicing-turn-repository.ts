@@ -2,14 +2,21 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 
 /**
- * Turn tags for fair exact slicing (start-time fair queueing; docs/jobs.md, "Fair slicing").
+ * Turn tags for fair exact slicing (docs/jobs.md, "Fair slicing"): the queue runs the lowest tag
+ * first (a request's tag is its pg-boss priority, negated), and
  *
- * A request's tag is max(clock, the seller's previous tag + 1), where the clock is the tag of the
- * request most recently started. The queue serves the lowest tag first (the tag is the job's
- * priority, negated), so a seller with nothing waiting gets the clock's tag and goes before every
- * queued request of a seller with a backlog (whose tags are above it), and two sellers with
- * backlogs alternate. Both numbers live in `slicing_turn` (the clock is the row with owner '') and
- * change in single statements, so several processes share one order.
+ *   tag = max(clock + 1, the seller's previous tag + 2)
+ *
+ * where the clock is the tag of the request most recently started. A seller with a backlog gets
+ * every other number (previous + 2); a seller with nothing waiting gets clock + 1, below the next
+ * request of the running request's seller (clock + 2 or more). So with two sellers it runs right
+ * after the run in progress; with more, at most one request of each other seller whose tag ties
+ * (ties go in arrival order) comes first. Two sellers with backlogs alternate; a seller sending one request
+ * after another while others wait takes every other run, never all of them. (With steps of 1, a
+ * seller served in the same round as the running request tied with the backlog's next one and
+ * waited behind it: measured, the bench's second cube came after the first seller's second slice.)
+ * Both numbers live in `slicing_turn` (the clock is the row with owner '') and change in single
+ * statements, so several processes share one order.
  */
 export interface SlicingTurns {
   /** The tag of a new slicing request of this seller (consumed even if the request turns out to be a duplicate). */
@@ -27,9 +34,9 @@ export function createSlicingTurns(db: Database): SlicingTurns {
       if (ownerId === CLOCK) throw new Error('a seller id is never empty');
       const result = await db.execute(sql`
         INSERT INTO slicing_turn AS t (owner_key, last_tag)
-        VALUES (${ownerId}, COALESCE((SELECT c.last_tag FROM slicing_turn c WHERE c.owner_key = ${CLOCK}), 0))
+        VALUES (${ownerId}, COALESCE((SELECT c.last_tag FROM slicing_turn c WHERE c.owner_key = ${CLOCK}), 0) + 1)
         ON CONFLICT (owner_key) DO UPDATE
-          SET last_tag = GREATEST(t.last_tag + 1, COALESCE((SELECT c.last_tag FROM slicing_turn c WHERE c.owner_key = ${CLOCK}), 0))
+          SET last_tag = GREATEST(t.last_tag + 2, COALESCE((SELECT c.last_tag FROM slicing_turn c WHERE c.owner_key = ${CLOCK}), 0) + 1)
         RETURNING last_tag`);
       return Number(rowsOf<{ last_tag: number | string }>(result)[0]!.last_tag);
     },
