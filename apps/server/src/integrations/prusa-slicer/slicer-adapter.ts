@@ -17,7 +17,7 @@ export interface SlicerRunLimits {
  * slicer says about a model (does not fit, empty, too slow, too big, crashed on it) will not change
  * on a retry, so it becomes SlicingRefusedError; only a missing binary propagates for a retry.
  */
-export async function createPrusaSlicer(options: { binaryPath?: string; scratchRoot: string; limits?: SlicerRunLimits }): Promise<Slicer | null> {
+export async function createPrusaSlicer(options: { binaryPath?: string; scratchRoot: string; limits: SlicerRunLimits }): Promise<Slicer | null> {
   const detected = await detectPrusaSlicer(options.binaryPath ? { binaryPath: options.binaryPath } : {});
   if (!detected.available || !detected.path) return null;
   await mkdir(options.scratchRoot, { recursive: true });
@@ -32,7 +32,9 @@ export async function createPrusaSlicer(options: { binaryPath?: string; scratchR
           ...input,
           binaryPath,
           scratchRoot: options.scratchRoot,
-          ...(limits ? { cpuLimitSeconds: limits.cpuSeconds, memoryLimitBytes: limits.memoryBytes, timeoutMs: limits.timeoutMs } : {}),
+          cpuLimitSeconds: limits.cpuSeconds,
+          memoryLimitBytes: limits.memoryBytes,
+          timeoutMs: limits.timeoutMs,
         });
         return { grams: result.grams, printSeconds: result.printSeconds, gcodePath: result.gcodePath };
       } catch (error) {
