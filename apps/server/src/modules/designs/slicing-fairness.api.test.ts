@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { printConfiguration } from '../../db/schema.ts';
 import { detectPrusaSlicer } from '../../integrations/prusa-slicer/prusa-slicer.ts';
+import { createSlicingTurns } from './slicing-turn-repository.ts';
 
 const MODELS = path.resolve(import.meta.dirname, '../../../../../../shared/models');
 const slicer = await detectPrusaSlicer();
@@ -27,6 +28,66 @@ async function whenSliced(client: SignedInClient, designId: string, configId: st
   }
   throw new Error(`slicing did not finish in ${seconds} s`);
 }
+
+describe('slicing turns on the database: the order a one-at-a-time queue serves', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A queue as pg-boss runs it (lowest turn first, ties in arrival order), one request at a time. */
+  function queue() {
+    const turns = createSlicingTurns(t.context.db);
+    const waiting: { seller: string; turn: number; arrived: number }[] = [];
+    let arrivals = 0;
+    return {
+      async ask(seller: string, times = 1) {
+        for (let i = 0; i < times; i++) waiting.push({ seller, turn: await turns.next(seller), arrived: arrivals++ });
+      },
+      async run(): Promise<string> {
+        waiting.sort((x, y) => x.turn - y.turn || x.arrived - y.arrived);
+        const next = waiting.shift()!;
+        await turns.started(next.turn);
+        return next.seller;
+      },
+      async runAll(): Promise<string> {
+        const order: string[] = [];
+        while (waiting.length > 0) order.push(await this.run());
+        return order.join('');
+      },
+    };
+  }
+  // Seller ids are unique per test: the turns are shared by the whole database.
+  const ids = (...names: string[]) => names.map((name) => `${name}-${Math.random().toString(36).slice(2)}`);
+
+  it('runs a newcomer right after the run in progress, even one served before, and alternates two backlogs', async () => {
+    const [a, b] = ids('a', 'b');
+    const q = queue();
+    await q.ask(b!);
+    expect(await q.run()).toBe(b); // b served once, then idle
+    await q.ask(a!, 4);
+    expect(await q.run()).toBe(a); // a's first runs
+    await q.ask(b!); // b asks again while a has three waiting
+    const order = (await q.runAll()).replaceAll(a!, 'A').replaceAll(b!, 'B');
+    expect(order).toBe('BAAA');
+  });
+
+  it('gives a seller sending one request after another every other run while another seller waits', async () => {
+    const [a, b] = ids('a', 'b');
+    const q = queue();
+    await q.ask(a!, 3);
+    const order: string[] = [await q.run()];
+    for (let i = 0; i < 3; i++) {
+      await q.ask(b!); // b asks again as soon as its previous one started
+      order.push(await q.run());
+    }
+    order.push(await q.runAll());
+    expect(order.join('').replaceAll(a!, 'A').replaceAll(b!, 'B')).toBe('ABABAB');
+  });
+});
 
 describe.skipIf(!slicer.available)('fair exact slicing: per-seller turns', () => {
   let t: TestApp;
