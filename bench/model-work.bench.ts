@@ -3,13 +3,17 @@
  * this process, so its RSS includes the model threads). For each: the answer, the time and the
  * server's RSS growth (peak sampled every 10 ms over the baseline before the request), with PASS or
  * FAIL against the bound stated beside it. Ends with one JSON line.
- *   npm run bench:model-work [-- --skip-big]
+ * The last row is exact slicing (PrusaSlicer, when installed): a second seller's exact quote while
+ * a first seller's heavy slices run, against the same quote on an idle queue.
+ *   npm run bench:model-work [-- --skip-big] [-- --skip-slicing]
  */
+import { readFile } from 'node:fs/promises';
 import { startTestApp, type SignedInClient } from '../apps/server/test/test-app.ts';
 import { boxStl, manyItems3mf, oneTallTriangleStl, sliverCylinderStl, wavySlabStl } from '../apps/server/test/hostile-models.ts';
 
 const MB = 1024 * 1024;
 const skipBig = process.argv.includes('--skip-big');
+const skipSlicing = process.argv.includes('--skip-slicing');
 const app = await startTestApp();
 const rows: { shape: string; status: number; ms: number; rssGrowthMb: number; boundMb: number; pass: boolean }[] = [];
 
@@ -23,6 +27,65 @@ const uploadInit = (fileName: string, bytes: Uint8Array): RequestInit => {
   form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), fileName);
   return { method: 'POST', body: form };
 };
+
+/** Waits for the exact slicing of a design's first configuration to end; returns when it started running and ended. */
+async function sliced(client: SignedInClient, designId: string): Promise<{ status: string; runningAt: number | null; endedAt: number }> {
+  let runningAt: number | null = null;
+  for (;;) {
+    const config = (await send(client, `/api/designs/${designId}`, {})).body.printConfigs[0];
+    if (config.slicing.status === 'running') runningAt ??= performance.now();
+    if (config.slicing.status === 'done' || config.slicing.status === 'failed') return { status: config.slicing.status, runningAt, endedAt: performance.now() };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Exact quotes, fair per seller: seller A queues two heavy slices (the i3 X carriage, ~9 s of
+ * PrusaSlicer each on an idle machine); once the first runs, seller B uploads a 20 mm cube. Target:
+ * B's exact quote waits at most the run in progress (its time ≤ the cube on an idle queue + A's
+ * run + 2 s of polling), and comes before A's second.
+ */
+async function exactQuoteFairness() {
+  const models = new URL('../../shared/models/', import.meta.url);
+  const slicing = await startTestApp({ SLICING: 'auto' });
+  try {
+    if (!slicing.running.slicerAvailable) {
+      console.log('SKIP  exact quote fairness: PrusaSlicer is not installed');
+      return { shape: 'exact quote while another seller slices', status: 0, ms: 0, rssGrowthMb: 0, boundMb: 0, pass: true };
+    }
+    const [a, b] = await Promise.all([slicing.signUp({ name: 'Heavy Seller' }), slicing.signUp({ name: 'Cube Seller' })]);
+    const cubeBytes = await readFile(new URL('ps-20mm_cube.obj', models));
+    const heavyBytes = await readFile(new URL('i3-x-carriage.stl', models));
+
+    const idleStart = performance.now();
+    const idleCube = await send(b, '/api/designs', uploadInit('cube.obj', cubeBytes));
+    const idle = (await sliced(b, idleCube.body.id)).endedAt - idleStart;
+
+    const heavy = [await send(a, '/api/designs', uploadInit('carriage-1.stl', heavyBytes)), await send(a, '/api/designs', uploadInit('carriage-2.stl', heavyBytes))];
+    const heavyDone = heavy.map((h) => sliced(a, h.body.id));
+    // Wait until A's first slice runs, then B asks.
+    for (;;) {
+      const config = (await send(a, `/api/designs/${heavy[0]!.body.id}`, {})).body.printConfigs[0];
+      if (config.slicing.status !== 'queued') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const busyStart = performance.now();
+    const busyCube = await send(b, '/api/designs', uploadInit('cube.obj', cubeBytes));
+    const cube = await sliced(b, busyCube.body.id);
+    const busy = cube.endedAt - busyStart;
+    const [first, second] = await Promise.all(heavyDone);
+    const run = first!.endedAt - (first!.runningAt ?? busyStart);
+    const pass = cube.status === 'done' && busy <= idle + run + 2000 && cube.endedAt < second!.endedAt;
+    console.log(
+      `${pass ? 'PASS' : 'FAIL'}  exact quote while another seller slices: cube ${Math.round(busy)} ms vs ${Math.round(idle)} ms idle; ` +
+        `A's run in progress ${Math.round(run)} ms (bound: idle + that run + 2 s = ${Math.round(idle + run + 2000)} ms); ` +
+        `cube done ${cube.endedAt < second!.endedAt ? 'before' : 'AFTER'} A's second slice`,
+    );
+    return { shape: 'exact quote while another seller slices', status: cube.status === 'done' ? 200 : 422, ms: Math.round(busy), rssGrowthMb: 0, boundMb: 0, pass };
+  } finally {
+    await slicing.close();
+  }
+}
 
 /** Runs one request, sampling RSS; returns the answer. */
 async function measure(shape: string, boundMb: number, expected: number[], request: () => Promise<{ status: number; body: any }>) {
@@ -49,7 +112,7 @@ try {
   // Start the pool's threads (their start-up is not what is measured).
   await send(other, '/api/designs', uploadInit('warm.stl', boxStl(20, 20, 20)));
   await send(seller, '/api/designs', uploadInit('warm.stl', boxStl(20, 20, 20)));
-  console.log(`model threads: ${app.context.modelWorker.stats().threads}; budgets ${app.context.config.models.jobTimeoutMs / 1000} s, ${app.context.config.models.workerHeapMb} MB heap; build volume ${app.context.config.models.maxBuildVolumeMm.join(' × ')} mm`);
+  console.log(`model threads: ${app.context.modelWorker.stats().threads}; budgets ${app.context.config.models.jobCpuMs / 1000} s of CPU, ${app.context.config.models.workerHeapMb} MB heap; build volume ${app.context.config.models.maxBuildVolumeMm.join(' × ')} mm`);
   console.log('before: 14.7 s and +690 MB; 62.6 s and 3.4 GB; 63 s; another seller waited 60 s; 4M triangles → 500');
 
   await measure('STL, 1 triangle 1 km tall (134 B)', 64, [422], () => send(seller, '/api/designs', uploadInit('tower.stl', oneTallTriangleStl(1_000_000))));
@@ -94,6 +157,8 @@ try {
     const fan = sliverCylinderStl(1_000_000);
     await measure('STL, 4M-triangle sliver cylinder (200 MB)', 1536, [413, 422], () => send(seller, '/api/designs', uploadInit('fan.stl', fan)));
   }
+
+  if (!skipSlicing) rows.push(await exactQuoteFairness());
 
   const failed = rows.filter((r) => !r.pass).length;
   console.log(JSON.stringify({ shapes: rows.length, failed, rows }));

@@ -134,7 +134,7 @@ export function createAppContext(
   // queues; the farm's build volume (configured until printers are listed) bounds what is accepted.
   const modelWorker = createModelWorker({
     threads: config.models.workers,
-    jobTimeoutMs: config.models.jobTimeoutMs,
+    jobCpuMs: config.models.jobCpuMs,
     heapMb: config.models.workerHeapMb,
     maxQueuedPerSeller: config.models.maxQueuedPerSeller,
     buildVolumes,

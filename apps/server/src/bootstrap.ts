@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createAppContext, type AppContext } from './app-context.ts';
 import { createPrusaSlicer } from './integrations/prusa-slicer/slicer-adapter.ts';
+import { createSlicingTurns } from './modules/designs/slicing-turn-repository.ts';
 import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
 import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
@@ -40,11 +41,12 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const slicer =
       config.slicing === 'off'
         ? null
-        : await createPrusaSlicer({ binaryPath: config.prusaSlicerPath, scratchRoot: path.join(os.tmpdir(), 'layerline-slicer') });
+        : await createPrusaSlicer({ binaryPath: config.prusaSlicerPath, scratchRoot: path.join(os.tmpdir(), 'layerline-slicer'), limits: config.slicerLimits });
     const storage = config.s3 ? await createS3Storage(config.s3) : createLocalDiskStorage(config.storageDir);
-    const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer), printFiles: printFileScheduler(jobs), storage });
+    const turns = createSlicingTurns(database.db);
+    const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer, turns), printFiles: printFileScheduler(jobs), storage });
     if (options.workJobs && slicer) {
-      await workSlicingJobs(jobs, slicer, context.designs);
+      await workSlicingJobs(jobs, slicer, context.designs, turns);
       await workPrintFileJobs(jobs, slicer, context.designs, context.printJobs);
     }
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──

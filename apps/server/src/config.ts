@@ -85,11 +85,15 @@ const envSchema = z.object({
       return parts as [number, number, number];
     }),
   MODEL_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
-  MODEL_JOB_TIMEOUT_S: z.coerce.number().min(0.1).max(600).default(30),
+  MODEL_JOB_CPU_S: z.coerce.number().min(0.1).max(600).default(30),
   MODEL_WORKER_HEAP_MB: z.coerce.number().int().min(64).max(16_384).default(1024),
   MODEL_QUEUE_PER_SELLER: z.coerce.number().int().min(1).max(1000).default(20),
   SLICING: z.enum(['auto', 'off']).default('auto'),
   PRUSA_SLICER_PATH: z.string().min(1).optional(),
+  SLICER_CPU_LIMIT_S: z.coerce.number().int().min(1).max(3600).default(120),
+  SLICER_MEMORY_LIMIT_MB: z.coerce.number().int().min(256).max(65_536).default(2048),
+  // Below the slicing queues' 15-minute expiry, so a run is ended by us before pg-boss gives its job up.
+  SLICER_TIMEOUT_S: z.coerce.number().int().min(1).max(840).default(600),
   RUN_JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
   S3_BUCKET: z.string().min(3).optional(),
   S3_ENDPOINT: z.url().optional(),
@@ -206,13 +210,19 @@ export interface Config {
   readonly models: {
     readonly maxBuildVolumeMm: readonly [number, number, number];
     readonly workers: number;
-    readonly jobTimeoutMs: number;
+    /** CPU time one job's thread may use (not wall-clock time: a loaded machine does not refuse models). */
+    readonly jobCpuMs: number;
     readonly workerHeapMb: number;
     readonly maxQueuedPerSeller: number;
   };
   /** auto: slice with PrusaSlicer when it is installed; off: geometry estimates only. */
   readonly slicing: 'auto' | 'off';
   readonly prusaSlicerPath: string | undefined;
+  /**
+   * Each PrusaSlicer run's limits: CPU time and address space are set by the kernel (setrlimit via
+   * prlimit); the wall clock is a safety net for a run that hangs without using CPU.
+   */
+  readonly slicerLimits: { readonly cpuSeconds: number; readonly memoryBytes: number; readonly timeoutMs: number };
   /** Whether the web process also works the job queue (otherwise run `npm run worker`). */
   readonly runJobsInProcess: boolean;
   /** S3-compatible file storage; when absent, files live on local disk under storageDir. */
@@ -399,12 +409,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     models: {
       maxBuildVolumeMm: e.MAX_BUILD_VOLUME_MM,
       workers: e.MODEL_WORKERS ?? Math.min(2, os.availableParallelism()),
-      jobTimeoutMs: Math.round(e.MODEL_JOB_TIMEOUT_S * 1000),
+      jobCpuMs: Math.round(e.MODEL_JOB_CPU_S * 1000),
       workerHeapMb: e.MODEL_WORKER_HEAP_MB,
       maxQueuedPerSeller: e.MODEL_QUEUE_PER_SELLER,
     },
     slicing: e.SLICING,
     prusaSlicerPath: e.PRUSA_SLICER_PATH,
+    slicerLimits: { cpuSeconds: e.SLICER_CPU_LIMIT_S, memoryBytes: e.SLICER_MEMORY_LIMIT_MB * 1024 * 1024, timeoutMs: e.SLICER_TIMEOUT_S * 1000 },
     runJobsInProcess: e.RUN_JOBS_IN_PROCESS === 'true',
     s3:
       e.S3_BUCKET && e.S3_ENDPOINT && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

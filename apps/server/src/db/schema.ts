@@ -294,6 +294,17 @@ export const printConfiguration = pgTable(
   (table) => [index('print_configuration_design_idx').on(table.designId)],
 );
 
+/**
+ * Whose turn it is to slice (exact quotes, docs/jobs.md "Fair slicing"): per seller, the turn tag
+ * its latest slicing request got; the row with owner_key '' holds the tag of the request most
+ * recently started. A request's tag is its pg-boss priority (negated), so the queue serves sellers
+ * in turn. No foreign key: the '' row is no user, and a deleted seller's row is one number.
+ */
+export const slicingTurn = pgTable('slicing_turn', {
+  ownerKey: text('owner_key').primaryKey(),
+  lastTag: bigint('last_tag', { mode: 'number' }).notNull(),
+});
+
 /** The admin price table; one row (id = 'current'). */
 export const priceTable = pgTable('price_table', {
   id: text('id').primaryKey(),

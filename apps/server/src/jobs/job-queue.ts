@@ -95,11 +95,11 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
 const DEFAULT_WORKER_BATCH = 4;
 
 export interface JobQueue {
-  /** `id` (a UUID) makes sending the same job twice a no-op; `singletonKey` limits one per key. */
+  /** `id` (a UUID) makes sending the same job twice a no-op; `singletonKey` limits one per key; higher `priority` is fetched first. */
   send<T extends object>(
     queue: QueueName,
     data: T,
-    options?: { singletonKey?: string; startAfter?: number | Date; id?: string },
+    options?: { singletonKey?: string; startAfter?: number | Date; id?: string; priority?: number },
   ): Promise<string | null>;
   /** Many jobs in one statement (each `id` a UUID: a job already there is skipped, as with send). */
   sendMany<T extends object>(queue: QueueName, jobs: readonly { data: T; id: string }[]): Promise<void>;

@@ -1,6 +1,7 @@
 import type { SlicingScheduler } from '../modules/designs/design-service.ts';
 import type { DesignService } from '../modules/designs/design-service.ts';
 import { SlicingRefusedError, type Slicer } from '../modules/designs/slicer.ts';
+import type { SlicingTurns } from '../modules/designs/slicing-turn-repository.ts';
 import type { PrintFileRequest } from '../modules/production/farm-dispatcher.ts';
 import type { PrintJobRepository } from '../modules/production/print-job-repository.ts';
 import { QUEUES, stableJobId, type JobQueue } from './job-queue.ts';
@@ -9,26 +10,46 @@ import { QUEUES, stableJobId, type JobQueue } from './job-queue.ts';
 export interface SlicePrintConfigJob {
   configId: string;
   settingsVersion: number;
+  /** The request's turn (slicing-turn-repository.ts); absent on jobs queued before turns existed. */
+  turn?: number;
 }
 
-export function slicingScheduler(queue: JobQueue | null, slicer: Slicer | null): SlicingScheduler {
+/** pg-boss priorities are 32-bit integers, served highest first: a turn is its priority negated. */
+const LOWEST_PRIORITY = -(2 ** 31) + 1;
+export const priorityOfTurn = (turn: number): number => Math.max(LOWEST_PRIORITY, -turn);
+
+/**
+ * Exact quotes are served fairly per seller: each request takes its seller's next turn, and the
+ * queue runs the lowest turn first, so one seller's backlog delays another seller's first exact
+ * quote by at most the run in progress (docs/jobs.md, "Fair slicing").
+ */
+export function slicingScheduler(queue: JobQueue | null, slicer: Slicer | null, turns: SlicingTurns): SlicingScheduler {
   if (!queue || !slicer) return { available: false, schedule: async () => undefined };
   return {
     available: true,
-    async schedule(configId, settingsVersion) {
-      await queue.send<SlicePrintConfigJob>(QUEUES.slicePrintConfig, { configId, settingsVersion }, { singletonKey: `${configId}:${settingsVersion}` });
+    async schedule(configId, settingsVersion, ownerId) {
+      const turn = await turns.next(ownerId);
+      await queue.send<SlicePrintConfigJob>(
+        QUEUES.slicePrintConfig,
+        { configId, settingsVersion, turn },
+        { singletonKey: `${configId}:${settingsVersion}`, priority: priorityOfTurn(turn) },
+      );
     },
   };
 }
 
-export async function workSlicingJobs(queue: JobQueue, slicer: Slicer, designs: DesignService): Promise<void> {
-  await queue.work<SlicePrintConfigJob>(QUEUES.slicePrintConfig, (job) => designs.runSlicing(slicer, job.configId, job.settingsVersion));
+export async function workSlicingJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, turns: SlicingTurns): Promise<void> {
+  await queue.work<SlicePrintConfigJob>(QUEUES.slicePrintConfig, async (job) => {
+    if (job.turn !== undefined) await turns.started(job.turn);
+    await designs.runSlicing(slicer, job.configId, job.settingsVersion);
+  });
 }
 
 /**
  * The print farm's files (docs/print-farm.md): a configuration sliced for one printer profile, asked
  * for when a job first meets a printer of that profile. The job id is derived from the request, so
- * asking twice queues it once.
+ * asking twice queues it once. The farm's files have their own queue and worker (a lane beside the
+ * quotes'), so sellers' quotes never hold up printing and the farm never holds up a quote.
  */
 export function printFileScheduler(queue: JobQueue): { requestSlicing(request: PrintFileRequest): Promise<void> } {
   return {

@@ -30,11 +30,11 @@ describe('what the farm can print (issue 10, finding 1)', () => {
   });
 
   it('reads MAX_BUILD_VOLUME_MM and the pool budgets from the environment, with defaults', () => {
-    expect(loadConfig({ NODE_ENV: 'test' }).models).toMatchObject({ maxBuildVolumeMm: [400, 400, 450], jobTimeoutMs: 30_000, workerHeapMb: 1024, maxQueuedPerSeller: 20 });
-    expect(loadConfig({ NODE_ENV: 'test', MAX_BUILD_VOLUME_MM: '250x210x210', MODEL_WORKERS: '3', MODEL_JOB_TIMEOUT_S: '5' }).models).toMatchObject({
+    expect(loadConfig({ NODE_ENV: 'test' }).models).toMatchObject({ maxBuildVolumeMm: [400, 400, 450], jobCpuMs: 30_000, workerHeapMb: 1024, maxQueuedPerSeller: 20 });
+    expect(loadConfig({ NODE_ENV: 'test', MAX_BUILD_VOLUME_MM: '250x210x210', MODEL_WORKERS: '3', MODEL_JOB_CPU_S: '5' }).models).toMatchObject({
       maxBuildVolumeMm: [250, 210, 210],
       workers: 3,
-      jobTimeoutMs: 5000,
+      jobCpuMs: 5000,
     });
     expect(() => loadConfig({ NODE_ENV: 'test', MAX_BUILD_VOLUME_MM: '400,400' })).toThrow(/MAX_BUILD_VOLUME_MM/);
   });

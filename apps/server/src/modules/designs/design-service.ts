@@ -39,7 +39,8 @@ export interface Actor {
 /** Exact slicing of a configuration, when a slicer is installed (port; a job queue implements it). */
 export interface SlicingScheduler {
   readonly available: boolean;
-  schedule(configId: string, settingsVersion: number): Promise<void>;
+  /** Queues the slicing of a configuration at these settings; `ownerId` is whose turn it takes (fair per seller). */
+  schedule(configId: string, settingsVersion: number, ownerId: string): Promise<void>;
 }
 
 export interface DesignLimits {
@@ -240,10 +241,10 @@ export function createDesignService(deps: DesignServiceDeps) {
     }
   }
 
-  async function scheduleSlicing(configId: string, settingsVersion: number): Promise<void> {
+  async function scheduleSlicing(configId: string, settingsVersion: number, ownerId: string): Promise<void> {
     if (!slicing.available) return;
     await designs.recordSlicing(configId, settingsVersion, { status: 'queued', error: null });
-    await slicing.schedule(configId, settingsVersion);
+    await slicing.schedule(configId, settingsVersion, ownerId);
   }
 
   return {
@@ -357,7 +358,7 @@ export function createDesignService(deps: DesignServiceDeps) {
       }
       const created = await designs.find(id);
       if (created && slicing.available) {
-        for (const config of created.configs) await scheduleSlicing(config.id, config.settingsVersion);
+        for (const config of created.configs) await scheduleSlicing(config.id, config.settingsVersion, created.design.ownerId);
       }
       return dto(actor, id);
     },
@@ -470,7 +471,7 @@ export function createDesignService(deps: DesignServiceDeps) {
         ownerId: item.design.ownerId,
         estimate: { ...figures!, computedAt: new Date().toISOString() },
       });
-      await scheduleSlicing(id, 1);
+      await scheduleSlicing(id, 1, item.design.ownerId);
       await auditIfForOther(actor, item.design.ownerId, 'print-config.created-for-user', { designId, configId: id });
       return configDto(actor, id);
     },
@@ -499,7 +500,7 @@ export function createDesignService(deps: DesignServiceDeps) {
           slicingStatus: 'unavailable',
           slicingError: null,
         });
-        await scheduleSlicing(configId, version);
+        await scheduleSlicing(configId, version, config.ownerId);
       } else {
         await designs.updateConfig(configId, merged);
       }
@@ -622,12 +623,14 @@ export function createDesignService(deps: DesignServiceDeps) {
 
     /**
      * The slicing job: slices one configuration as it was at `settingsVersion` and stores the exact
-     * figures and G-code. Idempotent: a stale or finished job changes nothing, and a result for
-     * settings that changed meanwhile is thrown away.
+     * figures and G-code. Idempotent: a stale, finished or refused job changes nothing, and a result
+     * for settings that changed meanwhile is thrown away. A refusal (over a limit, does not fit) is
+     * recorded for these settings and not retried; anything else is thrown for the queue to retry.
      */
     async runSlicing(slicer: Slicer, configId: string, settingsVersion: number): Promise<void> {
       const config = await designs.findConfig(configId);
-      if (!config || config.settingsVersion !== settingsVersion || config.sliced) return;
+      // 'failed' is PrusaSlicer's refusal of these very settings (a limit, a bed): running them again changes nothing.
+      if (!config || config.settingsVersion !== settingsVersion || config.sliced || config.slicingStatus === 'failed') return;
       const item = await designs.find(config.designId);
       if (!item) return;
       await designs.recordSlicing(configId, settingsVersion, { status: 'running', error: null });

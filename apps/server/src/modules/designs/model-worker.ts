@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { MeshError, type MeshErrorCode } from '@layerline/mesh';
 import type { BuildVolume, BuildVolumes } from './build-volume.ts';
+import { watchCpuBudget, type CpuBudgetWatch } from './cpu-budget.ts';
 import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, type AnalysisSummary, type EstimateFigures, type EstimateSettings } from './model-work.ts';
 import type { WorkError, WorkRequest } from './model-worker-thread.ts';
 
@@ -8,9 +9,10 @@ import type { WorkError, WorkRequest } from './model-worker-thread.ts';
  * Model work (analysis, estimates, viewer mesh, thumbnail) on a small pool of background threads,
  * so the event loop keeps answering while models are analysed, with budgets no file can exceed:
  *
- * - **Time**: each job has `jobTimeoutMs`; a thread still working at the deadline is terminated
- *   (`worker.terminate()` stops even a tight loop) and replaced, and the job fails with
- *   ModelWorkError('time-budget').
+ * - **Time**: each job may use `jobCpuMs` of its thread's CPU time (worker.cpuUsage(); waiting for
+ *   a core on a loaded machine is not counted, cpu-budget.ts); a thread past it, or still working
+ *   after WALL_CAP_FACTOR times it in wall-clock time, is terminated (`worker.terminate()` stops
+ *   even a tight loop) and replaced, and the job fails with ModelWorkError('time-budget').
  * - **Memory**: each thread runs with V8 `resourceLimits` (`heapMb` old generation); a thread that
  *   runs out is ended by V8 and replaced, and its job fails with ModelWorkError('memory-budget').
  *   Typed arrays live outside the V8 heap: the mesh engine bounds them by checking sizes before it
@@ -45,7 +47,7 @@ export interface ModelWorkerStats {
 
 export interface ModelWorkerOptions {
   threads: number;
-  jobTimeoutMs: number;
+  jobCpuMs: number;
   heapMb: number;
   maxQueuedPerSeller: number;
   buildVolumes: BuildVolumes;
@@ -82,15 +84,18 @@ interface Slot {
   job: Job | undefined;
   /** Keys the thread holds, least recent first (a mirror of its cache). */
   keys: string[];
-  timer: NodeJS.Timeout | undefined;
+  budget: CpuBudgetWatch | undefined;
   /** Which reply the slot waits for. */
   id: number;
   /** Settles when the thread has loaded its code (or has died): budgets start after it. */
   ready: Promise<boolean>;
 }
 
+/** A job that uses little CPU but never finishes (it should not exist) is ended after this many CPU budgets of wall-clock time. */
+const WALL_CAP_FACTOR = 10;
+
 export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
-  const slots: Slot[] = Array.from({ length: Math.max(1, options.threads) }, () => ({ worker: undefined, job: undefined, keys: [], timer: undefined, id: 0, ready: Promise.resolve(false) }));
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.threads) }, () => ({ worker: undefined, job: undefined, keys: [], budget: undefined, id: 0, ready: Promise.resolve(false) }));
   const queues = new Map<string, Job[]>();
   const lastServed = new Map<string, number>();
   let served = 0;
@@ -131,7 +136,7 @@ export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
     slot.worker = undefined;
     slot.keys = [];
     slot.job = undefined;
-    clearTimeout(slot.timer);
+    slot.budget?.stop();
     if (worker) {
       replaced++;
       void worker.terminate();
@@ -158,10 +163,20 @@ export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
       // The budget is the job's own: a new thread's start-up (loading the engine) is not counted.
       if (!(await slot.ready)) return; // died while starting: end() has failed the job
       if (slot.job !== job) return; // ended meanwhile
-      slot.timer = setTimeout(
-        () => end(slot, new ModelWorkError('time-budget', `took longer than the ${options.jobTimeoutMs / 1000} s a model may take`)),
-        options.jobTimeoutMs,
-      );
+      const worker = slot.worker!;
+      slot.budget = watchCpuBudget({
+        readCpuMs: async () => {
+          const { user, system } = await worker.cpuUsage();
+          return (user + system) / 1000;
+        },
+        budgetMs: options.jobCpuMs,
+        wallCapMs: options.jobCpuMs * WALL_CAP_FACTOR,
+        onExceeded: (reason) => {
+          if (slot.job !== job) return;
+          const seconds = options.jobCpuMs / 1000;
+          end(slot, new ModelWorkError('time-budget', reason === 'cpu' ? `needed more than the ${seconds} s of CPU time a model may use` : `was still not done after ${seconds * WALL_CAP_FACTOR} s`));
+        },
+      });
       post(slot, job, bytes);
     } catch (error) {
       if (slot.job === job) finish(slot, () => job.reject(error as Error));
@@ -169,7 +184,7 @@ export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
   }
 
   function finish(slot: Slot, settle: () => void): void {
-    clearTimeout(slot.timer);
+    slot.budget?.stop();
     slot.job = undefined;
     settle();
     dispatch();
@@ -275,7 +290,7 @@ export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
       queues.clear();
       await Promise.all(
         slots.map(async (slot) => {
-          clearTimeout(slot.timer);
+          slot.budget?.stop();
           slot.job?.reject(error);
           slot.job = undefined;
           const worker = slot.worker;

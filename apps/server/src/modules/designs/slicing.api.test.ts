@@ -33,7 +33,7 @@ describe.skipIf(!slicer.available)('exact quotes from PrusaSlicer, through the j
     // A farm bigger than the slicer profile's bed, so a 1.5 m part passes the upload's build-volume
     // check and what is tested is PrusaSlicer's own refusal, reported on the print configuration.
     // A 1.5 m part in a 2 m farm: its estimate is heavy, and this suite tests slicing, not the model work's time budget (a loaded CI machine once took it past the default 30 s).
-    t = await startTestApp({ SLICING: 'auto', MAX_BUILD_VOLUME_MM: '2000,2000,2000', MODEL_JOB_TIMEOUT_S: '180' });
+    t = await startTestApp({ SLICING: 'auto', MAX_BUILD_VOLUME_MM: '2000,2000,2000', MODEL_JOB_CPU_S: '180' });
     seller = await t.signUp();
   });
   afterAll(async () => {
