@@ -36,7 +36,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, logger);
   let jobs: JobQueue | undefined;
   try {
-    jobs = await startJobQueue(database, logger);
+    jobs = await startJobQueue(database, logger, { work: options.workJobs });
     const slicer =
       config.slicing === 'off'
         ? null
