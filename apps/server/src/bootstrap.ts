@@ -58,9 +58,9 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     // Order API webhooks: every process enqueues on status changes; job-working processes deliver.
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
-    jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
+    jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Payments (issue 13): charges, refunds and webhooks a crash left unsettled are settled by a sweep.
-    jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger }));
+    jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Affiliates (issue 13): earnings, reversals, payable dates and referrals a crash left out are filled in by a sweep.
     jobs = stoppingAlso(jobs, startAffiliateSweep(context.affiliates, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.

@@ -96,6 +96,11 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
 const DEFAULT_WORKER_BATCH = 4;
 
 export interface JobQueue {
+  /**
+   * This process works the queue and found no other job-working process alive at its start: what
+   * was left in flight (a charge, an announcement) was a dead process's, and sweeps can take it now.
+   */
+  readonly startedAlone: boolean;
   /** `id` (a UUID) makes sending the same job twice a no-op; `singletonKey` limits one per key. */
   send<T extends object>(
     queue: QueueName,
@@ -194,6 +199,7 @@ export async function startJobQueue(
   }
 
   return {
+    startedAlone: recovery?.startedAlone ?? false,
     send: (queue, data, options = {}) => boss.send(queue, data, options),
     async sendMany(queue, jobs) {
       if (jobs.length > 0) await boss.insert(queue, jobs.map((job) => ({ id: job.id, data: job.data })));

@@ -46,6 +46,8 @@ interface Orphan {
 }
 
 export interface OrphanRecovery {
+  /** No other job-working process was alive when this one started: whatever was left in flight was a dead process's. */
+  readonly startedAlone: boolean;
   /** Requeues the active jobs whose heartbeat went stale (a dead process's); returns how many. */
   recover(): Promise<number>;
   /** Stops the sweep (before the queue stops: it reads through the queue's connections). */
@@ -110,8 +112,10 @@ export async function startOrphanRecovery(
     return orphans.length;
   }
 
+  let startedAlone: boolean;
   try {
-    await recover(lease ? !(await lease.peerAlive()) : true);
+    startedAlone = lease ? !(await lease.peerAlive()) : true;
+    await recover(startedAlone);
   } catch (error) {
     await lease?.release();
     throw error;
@@ -126,6 +130,7 @@ export async function startOrphanRecovery(
   timer?.unref();
 
   return {
+    startedAlone,
     recover: () => recover(false),
     async stopSweeping() {
       if (timer) clearInterval(timer);
