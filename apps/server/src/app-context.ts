@@ -280,7 +280,10 @@ export function createAppContext(
       requestSlicing: (request) => runtime.printFiles.requestSlicing(request),
     },
     outcomes: jobOutcomes,
-    options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
+    options: {
+      autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs },
+      planner: { maxStartsPerInterval: config.farm.startsPerMinute, staggerIntervalMs: 60_000 },
+    },
     onPrinterOffline: (printer, reason) =>
       farmAlerts.alert({
         kind: 'printer_offline',

@@ -1,5 +1,5 @@
 import type { PrinterSpool, PrinterStatus } from '@layerline/contracts';
-import { DispatchQueue, planDispatch, type PlannerJob, type PlannerPrinter } from './dispatch-planner.ts';
+import { DispatchQueue, planDispatch, type PlannerJob, type PlannerOptions, type PlannerPrinter } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
@@ -29,6 +29,8 @@ const UPLOAD_SETTLE_MS = 120_000;
 export interface FarmDispatcherOptions {
   /** FARM_AUTOPILOT: confirm beds, QC, spools and packing by itself after `delayMs`. */
   readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
+  /** Planner settings other than its defaults (FARM_STARTS_PER_MINUTE: the staggered starts). */
+  readonly planner?: Partial<PlannerOptions>;
   readonly now?: () => number;
 }
 
@@ -133,14 +135,14 @@ const QUEUE_CHANGES_MARGIN_MS = 10_000;
  * minute, so anything a read missed is corrected within a minute. A stale entry cannot do harm:
  * the assignment's compare-and-set checks the job and its order again.
  */
-function createKeptQueue(jobs: PrintJobRepository, now: () => number) {
-  let sliced = new DispatchQueue();
-  let simulation = new DispatchQueue();
+function createKeptQueue(jobs: PrintJobRepository, now: () => number, planner: Partial<PlannerOptions> = {}) {
+  let sliced = new DispatchQueue([], planner);
+  let simulation = new DispatchQueue([], planner);
   let fullReadAt = -Infinity;
   let readAt = 0;
   const split = (rows: readonly QueueEntryRow[]) => ({
-    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf)),
-    simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf)),
+    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf), planner),
+    simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf), planner),
   });
   const drop = (jobId: string) => {
     sliced.remove(jobId);
@@ -182,7 +184,7 @@ export function createFarmDispatcher(deps: {
   const autopilot: FarmActor = { kind: 'autopilot' };
 
   const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
-  const keptQueue = createKeptQueue(jobs, now);
+  const keptQueue = createKeptQueue(jobs, now, options.planner);
 
   /**
    * The file a job prints on a printer: a simulation file, or the configuration's G-code sliced for
