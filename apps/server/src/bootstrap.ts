@@ -67,7 +67,12 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const stopFarmTimer = await startFarmJobs(jobs, context.farmDispatcher, { work: options.workJobs, tickMs: config.farm.tickMs, log: logger });
     // Shipping (issue 12): label purchases and tracking write-backs on the queue, and the tracking pass on a timer.
     await context.shipping.settings.ensureDefaultProfile();
-    const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, { work: options.workJobs, trackingPollMs: config.shipping.trackingPollMs, log: logger });
+    const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, {
+      work: options.workJobs,
+      trackingPollMs: config.shipping.trackingPollMs,
+      log: logger,
+      catchUpNow: jobs.startedAlone,
+    });
     // Emails (issue 13): sent through SMTP from the queue; a timer sweeps for lost sends and mails the weekly summaries.
     const stopNotificationTimer = await startNotificationJobs(jobs, context.notifications, { work: options.workJobs, timerMs: config.email.timerMs, log: logger });
     // The farm's Discord alerts (issue 13): queued by every process, sent by job-working ones, which also look for dead letters.
