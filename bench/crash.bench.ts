@@ -26,7 +26,9 @@
  * `duplicateLabels` = parcels (order, parcel index) with more than one label bought and not voided;
  * `duplicatePrintJobs` = print jobs for the same (item, part, copy, attempt) more than once. The last
  * line is one JSON object; the bench exits 1 (and says FAIL) when an order is not delivered within
- * --minutes, a duplicate exists or maxResumeSeconds is over 10.
+ * --minutes, a duplicate exists, maxResumeSeconds is over 10, or the server exited by itself (it is
+ * started again, and the exit is reported). Each kill's line also says when the restarted process
+ * took its job lease: the part of the resume time that is Node loading the server, not recovery.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -114,6 +116,8 @@ const serverEnv: NodeJS.ProcessEnv = {
 };
 
 let child: ChildProcess | null = null;
+/** Exits the bench did not cause (a server that died by itself): reported, and the server is started again. */
+let unplannedExits = 0;
 
 /** Spawns the server and waits for its health check; returns when it was spawned. */
 async function startServer(): Promise<number> {
@@ -122,8 +126,11 @@ async function startServer(): Promise<number> {
   const proc = spawn(process.execPath, [path.join(ROOT, 'apps/server/src/main.ts')], { cwd: ROOT, env: serverEnv, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   let exited = false;
-  proc.once('exit', () => {
+  proc.once('exit', (code, signal) => {
     exited = true;
+    if (signal === 'SIGKILL' && killing) return;
+    unplannedExits++;
+    log(`the server exited by itself (code ${code}, signal ${signal})`);
   });
   child = proc;
   while (Date.now() < spawnedAt + 120_000) {
@@ -139,13 +146,25 @@ async function startServer(): Promise<number> {
   throw new Error('the server did not answer within 120 s');
 }
 
+let killing = false;
+
 async function killServer(): Promise<void> {
   const proc = child;
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise((resolve) => proc.once('exit', resolve));
+  killing = true;
   proc.kill('SIGKILL');
   await exited;
+  killing = false;
   child = null;
+}
+
+/** Seconds from the spawn to the moment the restarted process took its job lease (Node's start, imports, migrations). */
+async function leaseSeconds(spawnedAt: number): Promise<number | null> {
+  const [row] = await query<{ at: Date | null }>(
+    `SELECT max(backend_start) AS at FROM pg_stat_activity WHERE application_name = 'layerline-jobs' AND datname = current_database()`,
+  );
+  return row?.at ? (row.at.getTime() - spawnedAt) / 1000 : null;
 }
 
 interface HeldJob {
@@ -267,22 +286,28 @@ try {
     kills++;
     const held = await jobsInFlight();
     const spawnedAt = await startServer();
+    const lease = await leaseSeconds(spawnedAt);
     const times = await resumeTimes(held, spawnedAt);
     const worst = Math.max(0, ...times.values());
     maxResume = Math.max(maxResume, worst);
     const detail = [...times].map(([queue, seconds]) => `${queue} ${seconds.toFixed(1)} s`).join(', ');
-    log(`kill ${kills}: ${before.orders} orders, ${before.delivered} delivered; ${held.length} jobs in flight; resumed: ${detail || 'nothing was in flight'}`);
+    log(
+      `kill ${kills}: ${before.orders} orders, ${before.delivered} delivered; ${held.length} jobs in flight; ` +
+        `lease taken ${lease === null ? '?' : lease.toFixed(1)} s after the spawn; resumed: ${detail || 'nothing was in flight'}`,
+    );
   }
   await placing;
   let counts = await orderCounts();
   while (counts.delivered < counts.orders && Date.now() < deadline) {
     await sleep(2_000);
+    if (!child || child.exitCode !== null || child.signalCode !== null) await startServer();
     counts = await orderCounts();
     log(`${counts.delivered} of ${counts.orders} orders delivered`);
   }
   const dupes = await duplicates();
   result = { orders: counts.orders, kills, delivered: counts.delivered, ...dupes, maxResumeSeconds: Number(maxResume.toFixed(1)) };
   ok =
+    unplannedExits === 0 &&
     counts.orders >= ORDERS &&
     counts.delivered === counts.orders &&
     kills >= KILLS &&

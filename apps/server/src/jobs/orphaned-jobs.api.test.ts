@@ -77,7 +77,7 @@ async function waitFor<T>(what: string, check: () => Promise<T | null | undefine
 }
 
 describe('jobs a killed process held', () => {
-  it('run again within seconds of the restart, each once, the attempt counted', async () => {
+  it('run again within seconds of the restart, each once, the attempt not counted; the fifth crash under a job dead-letters it', async () => {
     const config = await scratchConfig();
     // The process that dies: it queued an email attempt and a farm tick and was running both.
     const before = await start(config, false);
@@ -85,7 +85,10 @@ describe('jobs a killed process held', () => {
     const tickJob = await before.jobs.send(QUEUES.farmTick, {});
     expect(emailJob).toBeTruthy();
     expect(tickJob).toBeTruthy();
-    await claimAsDeadHolder(before, [emailJob!, tickJob!]);
+    // A job its process has died under four times already (the count pg-boss keeps in its output).
+    const poisonJob = await before.jobs.send(QUEUES.sendEmail, { messageId: randomUUID() }, { id: randomUUID() });
+    await claimAsDeadHolder(before, [emailJob!, tickJob!, poisonJob!]);
+    await before.context.db.execute(sql`UPDATE pgboss.job SET output = '{"crashes": 4}'::jsonb WHERE id = ${poisonJob!}::uuid`);
     await stop(before);
 
     const restartedAt = Date.now();
@@ -103,8 +106,12 @@ describe('jobs a killed process held', () => {
     );
     // Without the recovery they stay active until their expiry: 2 minutes for both queues.
     expect(Date.now() - restartedAt).toBeLessThan(10_000);
-    // The email's dead attempt counts (a job that kills its process is not retried for ever): one more run.
-    expect(done.email.retryCount).toBe(1);
+    // A crash is not the job's fault: the dead attempt is not counted against its retries.
+    expect(done.email.retryCount).toBe(0);
+    // The fifth crash under the same job: it may be what kills the process, so it is not run again.
+    expect((await jobState(after, poisonJob!))?.state).toBe('failed');
+    const deadLetters = await after.jobs.deadLetters(10);
+    expect(deadLetters.jobs.map((job) => [job.queue, job.error])).toContainEqual([QUEUES.sendEmail, 'The process running this job died under it 5 times']);
   }, 60_000);
 
   it.runIf(process.env.DATABASE_URL)('with a live peer: its fresh jobs are left alone, a dead holder’s stale ones are taken', async () => {

@@ -18,11 +18,11 @@ import type { DatabaseHandle } from '../db/client.ts';
  *   not refreshed for STALE_AFTER_SECONDS is a dead process's. Each job-working process sweeps for
  *   those every SWEEP_EVERY_MS, so a peer's death costs seconds too.
  *
- * A requeued job starts again at once (no backoff: the crash was not the job's fault) and its
- * attempt still counts, so a job that kills its process is not retried for ever: when it was its
- * last attempt it is failed to the dead letters. A queue that never retries (the farm tick, the
- * tracking pass: the next one does the same work) gets the job back uncounted. A `stately` job whose
- * waiting place is taken by a newer job of the same key is cancelled: the waiting one does its work.
+ * A requeued job starts again at once (no backoff) and its attempt is not counted: a crash is not
+ * the job's fault, and a slice killed three times by restarts would otherwise be dead-lettered. The
+ * crashes are counted in the job's output instead, so a job that kills its process is not retried
+ * for ever: the MAX_CRASHES-th time it is failed to the dead letters. A `stately` job whose waiting
+ * place is taken by a newer job of the same key is cancelled: the waiting one does its work.
  */
 
 /** pg-boss's smallest allowed heartbeat: a job not refreshed this long is failed by pg-boss itself. */
@@ -36,13 +36,18 @@ const SWEEP_EVERY_MS = 2_000;
 /** Advisory-lock class of the job workers' leases (the second key is the process's own). */
 const LEASE_CLASS_ID = 7_412_0021;
 
-const ORPHAN_OUTPUT = JSON.stringify({ message: 'The process running this job died; it was given back to the queue' });
+/** A job whose process dies under it this many times is not given back again (it may be what kills it). */
+const MAX_CRASHES = 5;
+
+const ORPHAN_MESSAGE = 'The process running this job died; it was given back to the queue';
 
 interface Orphan {
   id: string;
   name: string;
   retryCount: number;
   retryLimit: number;
+  /** How many times before a process died under this job (kept in its output; a failed attempt's error resets it). */
+  crashes: number;
 }
 
 export interface OrphanRecovery {
@@ -72,7 +77,9 @@ export async function startOrphanRecovery(
 
   async function recover(everyActive: boolean): Promise<number> {
     const { rows } = await db.executeSql(
-      `SELECT id, name, retry_count AS "retryCount", retry_limit AS "retryLimit" FROM pgboss.job
+      `SELECT id, name, retry_count AS "retryCount", retry_limit AS "retryLimit",
+              CASE WHEN jsonb_typeof(output -> 'crashes') = 'number' THEN (output ->> 'crashes')::int ELSE 0 END AS crashes
+         FROM pgboss.job
         WHERE state = 'active' AND name = ANY($1::text[])
           AND ($2::boolean OR (heartbeat_seconds IS NOT NULL
                AND COALESCE(heartbeat_on, started_on) < pgboss.job_now() - $3::int * interval '1 second'))`,
@@ -80,33 +87,36 @@ export async function startOrphanRecovery(
     );
     const orphans = rows as Orphan[];
     if (orphans.length === 0) return 0;
-    const attempts = orphans.map((job) => `${job.id}:${job.retryCount}`);
-    // Back to the queue, due now. Fenced on the attempt (id:retry_count) and `active`, so a job its
-    // holder settled meanwhile is left alone; a stately one whose waiting place is taken is skipped here.
+    const attemptOf = (job: Orphan) => `${job.id}:${job.retryCount}`;
+    const again = orphans.filter((job) => job.crashes + 1 < MAX_CRASHES).map(attemptOf);
+    // Back to the queue, due now, the attempt not counted (started_on cleared, as pg-boss's restore does)
+    // and the crash counted in its output. Fenced on the attempt (id:retry_count) and `active`, so a job
+    // its holder settled meanwhile is left alone; a stately one whose waiting place is taken is skipped here.
     await db.executeSql(
       `UPDATE pgboss.job j
           SET state = (CASE WHEN j.retry_limit = 0 THEN 'created' ELSE 'retry' END)::pgboss.job_state,
-              started_on = CASE WHEN j.retry_limit = 0 THEN NULL ELSE j.started_on END,
-              start_after = pgboss.job_now(), heartbeat_on = NULL, output = $2::jsonb
+              started_on = NULL, start_after = pgboss.job_now(), heartbeat_on = NULL,
+              output = jsonb_build_object('message', $2::text,
+                'crashes', 1 + CASE WHEN jsonb_typeof(j.output -> 'crashes') = 'number' THEN (j.output ->> 'crashes')::int ELSE 0 END)
         WHERE j.state = 'active' AND (j.id::text || ':' || j.retry_count::text) = ANY($1::text[])
-          AND (j.retry_limit = 0 OR j.retry_count < j.retry_limit)
           AND NOT (j.policy = 'stately' AND EXISTS (
                 SELECT 1 FROM pgboss.job s
                  WHERE s.name = j.name AND s.policy = 'stately' AND s.id <> j.id
                    AND s.state = (CASE WHEN j.retry_limit = 0 THEN 'created' ELSE 'retry' END)::pgboss.job_state
                    AND COALESCE(s.singleton_key, '') = COALESCE(j.singleton_key, '')))`,
-      [attempts, ORPHAN_OUTPUT],
+      [again, ORPHAN_MESSAGE],
     );
     // Stately orphans with a newer job of their key already waiting: that job does the same work.
     await db.executeSql(
-      `UPDATE pgboss.job j SET state = 'cancelled', completed_on = pgboss.job_now(), heartbeat_on = NULL, output = $2::jsonb
-        WHERE j.state = 'active' AND (j.id::text || ':' || j.retry_count::text) = ANY($1::text[])
-          AND j.policy = 'stately' AND (j.retry_limit = 0 OR j.retry_count < j.retry_limit)`,
-      [attempts, ORPHAN_OUTPUT],
+      `UPDATE pgboss.job j SET state = 'cancelled', completed_on = pgboss.job_now(), heartbeat_on = NULL,
+              output = jsonb_build_object('message', $2::text)
+        WHERE j.state = 'active' AND (j.id::text || ':' || j.retry_count::text) = ANY($1::text[]) AND j.policy = 'stately'`,
+      [again, ORPHAN_MESSAGE],
     );
-    // A job whose last attempt died with its process: failed to the dead letters, like any last failure.
-    for (const job of orphans.filter((orphan) => orphan.retryLimit > 0 && orphan.retryCount >= orphan.retryLimit)) {
-      await boss.fail(job.name, { id: job.id, retryCount: job.retryCount }, { message: 'The process running this job died on its last attempt' });
+    // A job whose process died under it MAX_CRASHES times: failed to the dead letters, its attempts spent.
+    for (const job of orphans.filter((orphan) => orphan.crashes + 1 >= MAX_CRASHES)) {
+      await db.executeSql(`UPDATE pgboss.job SET retry_count = retry_limit WHERE id = $1 AND state = 'active' AND retry_count = $2`, [job.id, job.retryCount]);
+      await boss.fail(job.name, { id: job.id, retryCount: job.retryLimit }, { message: `The process running this job died under it ${MAX_CRASHES} times` });
     }
     logger.info?.({ jobs: orphans.length, queues: [...new Set(orphans.map((job) => job.name))] }, 'requeued jobs a dead process held');
     return orphans.length;
