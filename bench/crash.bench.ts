@@ -148,6 +148,8 @@ async function startServer(): Promise<number> {
 
 let killing = false;
 
+const serverRunning = (): boolean => child !== null && child.exitCode === null && child.signalCode === null;
+
 async function killServer(): Promise<void> {
   const proc = child;
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
@@ -300,7 +302,7 @@ try {
   let counts = await orderCounts();
   while (counts.delivered < counts.orders && Date.now() < deadline) {
     await sleep(2_000);
-    if (!child || child.exitCode !== null || child.signalCode !== null) await startServer();
+    if (!serverRunning()) await startServer();
     counts = await orderCounts();
     log(`${counts.delivered} of ${counts.orders} orders delivered`);
   }
