@@ -53,8 +53,6 @@ interface Orphan {
 export interface OrphanRecovery {
   /** No other job-working process was alive when this one started: whatever was left in flight was a dead process's. */
   readonly startedAlone: boolean;
-  /** Requeues the active jobs whose heartbeat went stale (a dead process's); returns how many. */
-  recover(): Promise<number>;
   /** Stops the sweep (before the queue stops: it reads through the queue's connections). */
   stopSweeping(): Promise<void>;
   /** Gives up the lease (last: until its jobs are settled, peers must see this process alive). */
@@ -141,7 +139,6 @@ export async function startOrphanRecovery(
 
   return {
     startedAlone,
-    recover: () => recover(false),
     async stopSweeping() {
       if (timer) clearInterval(timer);
       await sweeping;
