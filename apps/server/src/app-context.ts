@@ -281,7 +281,9 @@ export function createAppContext(
       requestSlicing: (request) => runtime.printFiles.requestSlicing(request),
     },
     outcomes: jobOutcomes,
-    options: { autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs } },
+    options: {
+      autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs },
+    },
     onPrinterOffline: (printer, reason) =>
       farmAlerts.alert({
         kind: 'printer_offline',

@@ -37,7 +37,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, logger);
   let jobs: JobQueue | undefined;
   try {
-    jobs = await startJobQueue(database, logger);
+    jobs = await startJobQueue(database, logger, { work: options.workJobs });
     const slicer =
       config.slicing === 'off'
         ? null
@@ -60,16 +60,21 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     // Order API webhooks: every process enqueues on status changes; job-working processes deliver.
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
-    jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger }));
+    jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Payments (issue 13): charges, refunds and webhooks a crash left unsettled are settled by a sweep.
-    jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger }));
+    jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Affiliates (issue 13): earnings, reversals, payable dates and referrals a crash left out are filled in by a sweep.
     jobs = stoppingAlso(jobs, startAffiliateSweep(context.affiliates, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.
     const stopFarmTimer = await startFarmJobs(jobs, context.farmDispatcher, { work: options.workJobs, tickMs: config.farm.tickMs, log: logger });
     // Shipping (issue 12): label purchases and tracking write-backs on the queue, and the tracking pass on a timer.
     await context.shipping.settings.ensureDefaultProfile();
-    const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, { work: options.workJobs, trackingPollMs: config.shipping.trackingPollMs, log: logger });
+    const stopTrackingTimer = await startShippingJobs(jobs, context.shipping, {
+      work: options.workJobs,
+      trackingPollMs: config.shipping.trackingPollMs,
+      log: logger,
+      catchUpNow: jobs.startedAlone,
+    });
     // Emails (issue 13): sent through SMTP from the queue; a timer sweeps for lost sends and mails the weekly summaries.
     const stopNotificationTimer = await startNotificationJobs(jobs, context.notifications, { work: options.workJobs, timerMs: config.email.timerMs, log: logger });
     // The farm's Discord alerts (issue 13): queued by every process, sent by job-working ones, which also look for dead letters.

@@ -3,6 +3,7 @@ import { PgBoss, fromPglite, type Job, type JobResult, type QueuePolicy } from '
 import pg from 'pg';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { DeadLetterJob, DeadLetterRetry, QueueCounts } from '../modules/jobs-admin/jobs-admin-service.ts';
+import { HEARTBEAT_REFRESH_SECONDS, HEARTBEAT_SECONDS, startOrphanRecovery, type OrphanRecovery } from './orphaned-jobs.ts';
 
 /**
  * The durable job queue (pg-boss) in the application's own database. Jobs run at least once, so
@@ -95,6 +96,11 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
 const DEFAULT_WORKER_BATCH = 4;
 
 export interface JobQueue {
+  /**
+   * This process works the queue and found no other job-working process alive at its start: what
+   * was left in flight (a charge, an announcement) was a dead process's, and sweeps can take it now.
+   */
+  readonly startedAlone: boolean;
   /** `id` (a UUID) makes sending the same job twice a no-op; `singletonKey` limits one per key; higher `priority` is fetched first. */
   send<T extends object>(
     queue: QueueName,
@@ -122,7 +128,16 @@ export interface JobQueue {
 /** pg-boss runs its own migrations; two processes doing it at once deadlock, so they take turns. */
 const START_LOCK_ID = 7_412_0002;
 
-export async function startJobQueue(database: DatabaseHandle, logger: { error(obj: unknown, msg?: string): void }): Promise<JobQueue> {
+/**
+ * Starts pg-boss and creates or updates every queue. `work`: this process will work the queue, so it
+ * takes a lease and gives back to the queue, before any worker starts, the jobs dead processes left
+ * active (orphaned-jobs.ts).
+ */
+export async function startJobQueue(
+  database: DatabaseHandle,
+  logger: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void },
+  options: { work: boolean },
+): Promise<JobQueue> {
   const backend = database.jobBackend;
   const boss =
     backend.kind === 'pglite'
@@ -134,10 +149,11 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
     await boss.start();
     const existing = new Set((await boss.getQueues()).map((q) => q.name));
     if (!existing.has(QUEUES.deadLetter)) await boss.createQueue(QUEUES.deadLetter);
-    for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+    for (const [name, policy] of Object.entries(QUEUE_OPTIONS)) {
       // Workers poll every second (see work()); LISTEN/NOTIFY would not wake them for retries that
       // come due, so it is not used.
-      const settings = { ...options, retryBackoff: true, deadLetter: QUEUES.deadLetter };
+      // heartbeatSeconds: workers refresh their jobs' heartbeat, which tells a live holder from a dead one.
+      const settings = { ...policy, retryBackoff: true, deadLetter: QUEUES.deadLetter, heartbeatSeconds: HEARTBEAT_SECONDS };
       if (!existing.has(name)) await boss.createQueue(name, settings);
       else {
         // A queue's policy is fixed when it is created; the rest follows this file on every start.
@@ -146,11 +162,26 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
       }
     }
   });
+  let recovery: OrphanRecovery | null = null;
+  if (options.work) {
+    try {
+      recovery = await startOrphanRecovery(boss, backend, Object.keys(QUEUE_OPTIONS), logger);
+    } catch (error) {
+      await boss.stop({ graceful: false });
+      throw error;
+    }
+  }
 
   async function workBatch<T extends object>(queue: QueueName, handler: (jobs: readonly Job<T>[]) => Promise<readonly (Error | null)[]>): Promise<void> {
     const batchSize = WORKER_BATCH[queue] ?? DEFAULT_WORKER_BATCH;
-    const options = { batchSize, pollingIntervalSeconds: 1, burstWhenBatchFull: batchSize > 1, perJobResults: true } as const;
-    await boss.work<T>(queue, options, async (jobs: Job<T>[]): Promise<JobResult[]> => {
+    const workOptions = {
+      batchSize,
+      pollingIntervalSeconds: 1,
+      burstWhenBatchFull: batchSize > 1,
+      perJobResults: true,
+      heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS,
+    } as const;
+    await boss.work<T>(queue, workOptions, async (jobs: Job<T>[]): Promise<JobResult[]> => {
       let errors: readonly (Error | null)[];
       try {
         errors = await handler(jobs);
@@ -168,6 +199,7 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
   }
 
   return {
+    startedAlone: recovery?.startedAlone ?? false,
     send: (queue, data, options = {}) => boss.send(queue, data, options),
     async sendMany(queue, jobs) {
       if (jobs.length > 0) await boss.insert(queue, jobs.map((job) => ({ id: job.id, data: job.data })));
@@ -240,7 +272,11 @@ export async function startJobQueue(database: DatabaseHandle, logger: { error(ob
       if (!after) return { outcome: 'not-found' };
       return { outcome: 'conflict', message: errorMessage(after.output) ?? `Queue ${job.sourceName} refused the job` };
     },
-    stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
+    async stop() {
+      await recovery?.stopSweeping();
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await recovery?.release();
+    },
   };
 }
 

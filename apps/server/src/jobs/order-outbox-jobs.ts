@@ -27,9 +27,11 @@ export async function sweepOrderOutbox(orders: OutboxOrders, olderThanMs = OUTBO
  */
 export function startOrderOutboxSweep(
   orders: OutboxOrders,
-  options: { work: boolean; log: { error(obj: unknown, msg?: string): void }; everyMs?: number },
+  options: { work: boolean; log: { error(obj: unknown, msg?: string): void }; everyMs?: number; catchUpNow?: boolean },
 ): () => void {
   if (!options.work) return () => undefined;
+  // Started alone after a crash: what the dead process left unannounced is announced now, not minutes later.
+  if (options.catchUpNow) void sweepOrderOutbox(orders, 0).catch((error: unknown) => options.log.error({ err: error }, 'order outbox sweep failed'));
   const timer = setInterval(() => {
     void sweepOrderOutbox(orders).catch((error: unknown) => options.log.error({ err: error }, 'order outbox sweep failed'));
   }, options.everyMs ?? OUTBOX_SWEEP_EVERY_MS);

@@ -12,7 +12,7 @@ const WRITEBACK_SWEEP_AGE_MS = 10 * 60 * 1000;
 export async function startShippingJobs(
   queue: JobQueue,
   shipping: ShippingModule,
-  options: { work: boolean; trackingPollMs: number; log: { error(obj: unknown, msg?: string): void } },
+  options: { work: boolean; trackingPollMs: number; log: { error(obj: unknown, msg?: string): void }; catchUpNow?: boolean },
 ): Promise<() => void> {
   shipping.connectQueue({
     // One purchase job per order and packing: a repeat of the announcement is the same job.
@@ -25,6 +25,9 @@ export async function startShippingJobs(
   });
   if (!options.work) return () => undefined;
   const { log } = options;
+  // Started alone after a crash: the purchases the dead process left open (the job requeued at once
+  // with them) are taken over now, not when their 3-minute lease runs out; each is looked up first.
+  if (options.catchUpNow) await shipping.releaseDeadPurchaseLeases();
   await queue.work<{ orderId: string }>(QUEUES.buyLabel, async (data) => {
     await shipping.labels.autoBuy(data.orderId);
   });

@@ -580,6 +580,11 @@ export function createFarmDispatcher(deps: {
         if (job.status === 'printing') await printerGone(job, reason);
         else await requeue(job, job.status as 'assigned' | 'uploading', reason);
       }
+      // Orders whose last part passed QC in a process that died before moving the order on.
+      for (const orderId of await jobs.ordersPassedNotMoved(20)) {
+        const [job] = await jobs.ofOrder(orderId);
+        if (job) await outcomes.jobPassed(job, { kind: 'system' });
+      }
       // Assigned jobs waiting for their printer's file, or that a killed tick never started.
       for (const { job } of onPrinters) {
         if (job.status === 'assigned' && job.spoolChange === null && job.printerId !== null && live.has(job.printerId))

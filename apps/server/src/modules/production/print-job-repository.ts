@@ -387,6 +387,24 @@ export function createPrintJobRepository(db: Database) {
     },
 
     /** Orders printed and not yet packed, oldest first. */
+    /**
+     * Orders still accepted or in production whose every part's newest attempt passed QC: the
+     * process that passed the last one died before moving the order on (the tick finishes it).
+     */
+    async ordersPassedNotMoved(limit: number): Promise<string[]> {
+      const result = await db.execute(sql`
+        SELECT o.id FROM "order" o
+         WHERE o.status IN ('accepted', 'in_production')
+           AND EXISTS (SELECT 1 FROM print_job j WHERE j.order_id = o.id)
+           AND NOT EXISTS (
+             SELECT 1 FROM print_job j
+              WHERE j.order_id = o.id AND j.status <> 'qc_passed'
+                AND NOT EXISTS (SELECT 1 FROM print_job n WHERE n.order_item_id = j.order_item_id AND n.part_index = j.part_index
+                                  AND n.copy = j.copy AND n.attempt > j.attempt))
+         LIMIT ${limit}`);
+      return (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id);
+    },
+
     async ordersAwaitingPacking(limit: number) {
       return db
         .select({

@@ -246,7 +246,12 @@ export function createLabelService(deps: LabelServiceDeps) {
     if (row) {
       // Another request is buying this parcel right now (a double click, the farm's job): it finishes the job.
       row = (await repository.takeOverPurchase(row.id, PURCHASE_LEASE_MS)) ?? undefined;
-      if (!row) return;
+      if (!row) {
+        // The purchase job's own repeat (after a crash) meets the dead attempt's lease: nobody else will
+        // finish it, so the queue retries (with backoff) until the lease is over and this job takes it over.
+        if (actor === null) throw new AppError('unavailable', 'Another attempt is buying this label; trying again once its lease ends');
+        return;
+      }
       // A purchase that did not finish (a timeout, a crash): the provider may have bought it; ask first.
       const claimed = row;
       const found = await provider.findLabel(credentials, requestFor(detail, profile, parcel, row.idempotencyKey)).catch(async (error: unknown) => {

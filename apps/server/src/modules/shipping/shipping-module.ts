@@ -104,6 +104,8 @@ export function createShippingModule(deps: {
       const row = await repository.findShipment(shipmentId);
       if (row) await connected().writeback(row.id, row.writebackAttempts);
     },
+    /** At the start of a process that found no live peer: purchases a dead process left open are taken over at once, not after their lease. */
+    releaseDeadPurchaseLeases: () => repository.releaseAllPurchaseLeases(),
     /** The tracking pass: labels in flight not read for `minAgeMs`, and write-backs whose job was lost. */
     async trackingPass(minAgeMs: number, writebackSweepAgeMs: number): Promise<void> {
       await tracking.trackInFlight(minAgeMs);

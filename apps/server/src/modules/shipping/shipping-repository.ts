@@ -166,6 +166,16 @@ export function createShippingRepository(db: Database, box: SecretBox) {
       return row ?? null;
     },
 
+    /** Every open purchase's lease ends now (a process starting alone: their holders are dead); each is looked up before buying again. */
+    async releaseAllPurchaseLeases(): Promise<number> {
+      const rows = await db
+        .update(shipment)
+        .set({ leaseUntil: null, updatedAt: new Date() })
+        .where(and(eq(shipment.status, 'purchasing'), sql`${shipment.leaseUntil} IS NOT NULL`))
+        .returning({ id: shipment.id });
+      return rows.length;
+    },
+
     /** The purchase's request gives up (the provider did not answer): the next try looks the label up. */
     async releasePurchase(id: string, error: string): Promise<void> {
       await db.update(shipment).set({ error, leaseUntil: null, updatedAt: new Date() }).where(and(eq(shipment.id, id), eq(shipment.status, 'purchasing')));
@@ -217,6 +227,17 @@ export function createShippingRepository(db: Database, box: SecretBox) {
     },
 
     /** Labels in flight whose tracking was last read before `before` (oldest first). */
+    /** Orders still shipped whose every live label is delivered (a crash came between the label and the order). */
+    async shippedAllDelivered(limit: number): Promise<string[]> {
+      const result = await db.execute(sql`
+        SELECT o.id FROM "order" o
+         WHERE o.status = 'shipped'
+           AND EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id AND s.status = 'delivered')
+           AND NOT EXISTS (SELECT 1 FROM shipment s WHERE s.order_id = o.id AND s.status IN ('purchasing', 'purchased', 'in_transit'))
+         LIMIT ${limit}`);
+      return (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id);
+    },
+
     async inFlight(before: Date, limit: number): Promise<ShipmentRow[]> {
       return db
         .select()

@@ -93,6 +93,8 @@ export function createTrackingUpdates(deps: {
           await repository.touchTracked(row.id);
         }
       }
+      // A label that became delivered just before a crash, before its order did.
+      for (const orderId of await repository.shippedAllDelivered(TRACKING_BATCH)) await deliverOrderIfDone(orderId);
       return due.length;
     },
 
