@@ -165,6 +165,11 @@ export interface Config {
   readonly payments: {
     readonly stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
     readonly chargeOrders: boolean;
+    /**
+     * Whether POST /api/payments/webhook exists: with Stripe keys, or outside production (the sandbox
+     * signs its webhooks with a secret written in the source, so production without keys answers 404).
+     */
+    readonly webhooks: boolean;
   };
   /**
    * Affiliates (issue 13; docs/affiliates.md): the share of a referred seller's fulfilment revenue
@@ -392,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Production without Stripe keys charges nothing (the sandbox moves no money); tests opt in.
       chargeOrders:
         e.PAYMENTS_CHARGE_ORDERS === 'auto' ? (production ? Boolean(e.STRIPE_SECRET_KEY) : e.NODE_ENV !== 'test') : e.PAYMENTS_CHARGE_ORDERS === 'true',
+      webhooks: Boolean(e.STRIPE_SECRET_KEY) || !production,
     },
     affiliates: { sharePercent: e.AFFILIATE_SHARE_PERCENT, periodMonths: e.AFFILIATE_PERIOD_MONTHS, holdDays: e.AFFILIATE_HOLD_DAYS },
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,
