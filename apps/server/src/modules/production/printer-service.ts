@@ -102,8 +102,19 @@ export function createPrinterService(deps: {
   repository: PrinterRepository;
   drivers: PrinterDriverFactory;
   audit: AuditRepository;
+  /**
+   * Why the printer host policy refuses an address, or null (checkPrinterHost). Checked when a
+   * printer is saved as well as before each call (issue 21: a forbidden address was saved as active).
+   */
+  addressProblem?: (baseUrl: string) => Promise<string | null>;
 }) {
   const { repository, drivers, audit } = deps;
+
+  async function allowedAddress(connection: PrinterConnection): Promise<void> {
+    if (connection.kind === 'simulated') return; // in-process: no address
+    const problem = await deps.addressProblem?.(connection.baseUrl);
+    if (problem) throw new AppError('unprocessable', `connection.baseUrl: the printer's address is refused: ${problem}`);
+  }
 
   function dto(row: PrinterRow): Printer {
     const { view, secretSet } = connectionView(repository.connection(row));
@@ -178,6 +189,7 @@ export function createPrinterService(deps: {
     },
 
     async create(actor: PrinterActor, fields: PrinterFields): Promise<Printer> {
+      await allowedAddress(fields.connection);
       const row = await repository.create(fields);
       await record(actor, 'printer.create', row);
       return dto(row);
@@ -186,6 +198,7 @@ export function createPrinterService(deps: {
     async update(actor: PrinterActor, id: string, fields: PrinterUpdate): Promise<Printer> {
       const row = await changeable(id);
       const connection = mergeConnection(repository.connection(row), fields.connection);
+      await allowedAddress(connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) return refusedMeanwhile(id);
       await record(actor, 'printer.update', updated, {
