@@ -116,6 +116,7 @@ export function createAppContext(
       const hash = await users.passwordHash(userId);
       return hash !== undefined && (await verifyPassword({ hash, password }));
     },
+    signInThrottle: signIn.loginThrottle,
   });
   const { storage } = runtime;
   // print farm (issue 11): the printers table (connections sealed like shop tokens) and one driver
