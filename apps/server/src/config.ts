@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
+import { FIXTURE_SECRETS } from './fixture-secrets.ts';
 import { SANDBOX_WEBHOOK_SECRET } from './integrations/sandbox-payments/sandbox-payments.ts';
 import { secretStrength } from './platform/secret-strength.ts';
 
@@ -266,11 +267,12 @@ export const DEVELOPMENT_SECRET = 'layerline-development-secret-do-not-use-in-pr
 export const DEFAULT_HOST = { production: '0.0.0.0', local: '127.0.0.1' } as const;
 
 /**
- * Secrets written in this source code (and so public): in production no variable that signs or
- * verifies anything may hold one of them, so no request signed with one is ever accepted.
- * `published-secrets.test.ts` fails when a new hard-coded secret is not listed here.
+ * Secrets written in the source code (and so public): the development APP_SECRET, the sandbox's
+ * webhook signing secret, and the tests' fixtures. In production no variable that signs or verifies
+ * anything may hold one of them, so no request signed with one is ever accepted.
+ * `published-secrets.test.ts` fails when a hard-coded secret of the repository is not listed.
  */
-export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([DEVELOPMENT_SECRET, SANDBOX_WEBHOOK_SECRET]);
+export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([DEVELOPMENT_SECRET, SANDBOX_WEBHOOK_SECRET, ...FIXTURE_SECRETS]);
 
 /** The variables that sign, or verify the signature of, what reaches us; checked against PUBLISHED_SECRETS in production. */
 const SIGNING_SECRET_VARIABLES = [
