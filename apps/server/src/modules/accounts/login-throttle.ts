@@ -21,14 +21,19 @@ import { loginFailure } from '../../db/schema.ts';
  * account, and everybody else is not. Throttling the account takes LOGIN_FAILURE_LIMIT /
  * ADDRESS_FAILURE_LIMIT = 10 addresses; an admin can end a throttling episode at once (`unlock`).
  *
+ * The emailed sign-in link follows the same rule: one address may have LINK_SEND_LIMIT links an
+ * hour mailed for an account, all addresses together LINK_ACCOUNT_SEND_LIMIT (the owner's mailbox
+ * is not flooded), so one address asking for links cannot use up the owner's.
+ *
  * Counters live in `login_failure`, keyed by the lower-cased email, `from:<email> <address>` for
- * one address's failures on the account, `device:<id>` for a device cookie, or `link:<email>` for
- * sign-in links sent (LINK_SEND_LIMIT per hour).
+ * one address's failures on the account, `device:<id>` for a device cookie, `link:<email>` and
+ * `link-from:<email> <address>` for sign-in links sent.
  */
 export const LOGIN_FAILURE_LIMIT = 100;
 export const ADDRESS_FAILURE_LIMIT = 10;
 export const DEVICE_FAILURE_LIMIT = 10;
 export const LINK_SEND_LIMIT = 5;
+export const LINK_ACCOUNT_SEND_LIMIT = 20;
 export const LOGIN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
 
 export interface LoginThrottleOptions {
@@ -74,6 +79,8 @@ export function createLoginThrottle(db: Database, options: LoginThrottleOptions 
   const addressKey = (email: string, address: string) => addressKeyPrefix(email) + addressGroup(address);
   const deviceKey = (deviceId: string) => `device:${deviceId}`;
   const linkKey = (email: string) => `link:${accountKey(email)}`;
+  const linkAddressKeyPrefix = (email: string) => `link-from:${accountKey(email)} `;
+  const linkAddressKey = (email: string, address: string) => linkAddressKeyPrefix(email) + addressGroup(address);
 
   return {
     /** Seconds until the account may be tried again from an unknown client, or 0 if it may be tried now. */
@@ -101,10 +108,12 @@ export function createLoginThrottle(db: Database, options: LoginThrottleOptions 
       await count(deviceKey(deviceId));
     },
 
-    /** Whether one more sign-in link may be sent to this address now (and counts it if so). */
-    async takeLinkSend(email: string): Promise<boolean> {
-      if ((await retryAfter(linkKey(email), LINK_SEND_LIMIT)) > 0) return false;
-      return (await count(linkKey(email))) <= LINK_SEND_LIMIT;
+    /** Whether one more sign-in link may be mailed for this account, asked from `address` (and counts it if so). */
+    async takeLinkSend(email: string, address: string): Promise<boolean> {
+      if ((await retryAfter(linkAddressKey(email, address), LINK_SEND_LIMIT)) > 0) return false;
+      if ((await retryAfter(linkKey(email), LINK_ACCOUNT_SEND_LIMIT)) > 0) return false;
+      if ((await count(linkAddressKey(email, address))) > LINK_SEND_LIMIT) return false;
+      return (await count(linkKey(email))) <= LINK_ACCOUNT_SEND_LIMIT;
     },
 
     /** A successful sign-in from an unknown client: the account's and that address's failures are forgotten. */
@@ -113,14 +122,20 @@ export function createLoginThrottle(db: Database, options: LoginThrottleOptions 
     },
 
     /**
-     * An admin ends a throttling episode: the account's failures and every address's share are
-     * forgotten. Returns how many failures were counted against the account in its window.
+     * An admin ends a throttling episode: the account's failures, every address's share and the
+     * sign-in links counted are forgotten. Returns how many failures were counted against the account.
      */
     async unlock(email: string): Promise<number> {
-      const prefix = addressKeyPrefix(email);
+      const startsWith = (prefix: string) => sql`left(${loginFailure.email}, ${prefix.length}) = ${prefix}`;
       const removed = await db
         .delete(loginFailure)
-        .where(or(eq(loginFailure.email, accountKey(email)), sql`left(${loginFailure.email}, ${prefix.length}) = ${prefix}`))
+        .where(
+          or(
+            inArray(loginFailure.email, [accountKey(email), linkKey(email)]),
+            startsWith(addressKeyPrefix(email)),
+            startsWith(linkAddressKeyPrefix(email)),
+          ),
+        )
         .returning({ key: loginFailure.email, failures: loginFailure.failures });
       return removed.find((row) => row.key === accountKey(email))?.failures ?? 0;
     },

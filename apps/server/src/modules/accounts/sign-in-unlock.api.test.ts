@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
-import { ADDRESS_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT } from './login-throttle.ts';
+import { createOutboxMailer } from '../../integrations/outbox-mailer/outbox-mailer.ts';
+import { ADDRESS_FAILURE_LIMIT, LINK_ACCOUNT_SEND_LIMIT, LINK_SEND_LIMIT, LOGIN_FAILURE_LIMIT } from './login-throttle.ts';
 
 /**
  * Issue 21: without SMTP_URL (no emailed sign-in link) one address sending wrong passwords kept a
@@ -46,6 +48,31 @@ describe('one address cannot keep an account throttled (issue 21)', () => {
     }
     expect((await signIn(owner.email, 'another guess', '2001:db8:5:7:ffff::1')).status).toBe(429);
     expect((await signIn(owner.email, owner.password, '2001:db8:5:8::1')).status).toBe(200);
+  });
+});
+
+describe('one address cannot use up the owner\'s sign-in links (issue 21)', () => {
+  const linksTo = async (email: string) =>
+    (await createOutboxMailer(path.join(t.context.config.dataDir, 'outbox'), () => undefined).list()).filter(
+      (message) => message.to === email && /sign-in link/.test(message.subject),
+    );
+  const askLink = (email: string, address: string) =>
+    t.client().post('/api/auth/sign-in/email-link', { email }, { 'x-forwarded-for': address });
+
+  it('mails at most LINK_SEND_LIMIT links an hour per address and LINK_ACCOUNT_SEND_LIMIT in all, and the owner still gets one', async () => {
+    const owner = await t.signUp();
+    for (let i = 0; i < LINK_SEND_LIMIT + 3; i++) expect((await askLink(owner.email, '203.0.113.90')).body).toEqual({ status: true });
+    expect(await linksTo(owner.email)).toHaveLength(LINK_SEND_LIMIT);
+
+    expect((await askLink(owner.email, '198.51.100.40')).status).toBe(200);
+    const links = await linksTo(owner.email);
+    expect(links).toHaveLength(LINK_SEND_LIMIT + 1);
+    const token = /#link=([A-Za-z0-9_-]+)/.exec(links.at(-1)!.text)?.[1];
+    expect((await t.client().post('/api/auth/sign-in/email-link/verify', { token })).status).toBe(200);
+
+    // Many addresses together: the owner's mailbox gets at most LINK_ACCOUNT_SEND_LIMIT an hour.
+    for (let i = 0; i < LINK_ACCOUNT_SEND_LIMIT; i++) await askLink(owner.email, `192.0.2.${i + 1}`);
+    expect(await linksTo(owner.email)).toHaveLength(LINK_ACCOUNT_SEND_LIMIT);
   });
 });
 
