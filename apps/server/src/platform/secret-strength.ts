@@ -49,6 +49,8 @@ function wordRanks(): Map<string, number> {
 const MAX_WORD_LENGTH = 24;
 
 type Graph = Record<string, ReadonlyArray<string | null>>;
+/** Characters typed with Shift on a US keyboard (zxcvbn's rule for the first key of a walk). */
+const SHIFTED = /[~!@#$%^&*()_+QWERTYUIOP{}|ASDFGHJKL:"ZXCVBNM<>?]/;
 interface Keyboard {
   readonly graph: Graph;
   /** Starting keys and average number of neighbours: zxcvbn's spatial guess formula. */
@@ -126,8 +128,7 @@ function walkMatches(chars: readonly string[]): Match[] {
       let j = i;
       let direction = -1;
       let turns = 0;
-      let shifted = 0;
-      for (const neighbour of keyboard.graph[chars[i]!] ?? []) if (neighbour && neighbour[1] === chars[i]) shifted = 1;
+      let shifted = SHIFTED.test(chars[i]!) ? 1 : 0;
       while (j + 1 < chars.length) {
         const neighbours = keyboard.graph[chars[j]!] ?? [];
         const found = neighbours.findIndex((keys) => keys?.includes(chars[j + 1]!));
