@@ -67,6 +67,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('has payment webhooks in production only with Stripe keys (the sandbox signs with a secret from the source)', () => {
+    expect(production({}).payments.webhooks).toBe(false);
+    expect(production({ STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', STRIPE_WEBHOOK_SECRET: `whsec_${crypto.randomBytes(24).toString('base64')}` }).payments.webhooks).toBe(true);
+    expect(loadConfig({}).payments.webhooks).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).payments.webhooks).toBe(true);
+  });
+
   it('refuses an http PUBLIC_URL in production (its cookies would not be Secure), and allows it locally', () => {
     expect(() => production({ PUBLIC_URL: 'http://print.example.com' })).toThrow(/PUBLIC_URL: must be https:\/\/ in production/);
     expect(() => production({ PUBLIC_URL: 'http://localhost:3000' })).toThrow(/PUBLIC_URL: must be https/);
