@@ -108,7 +108,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['admin'],
         summary: 'End a user’s sign-in throttling at once: forgets the failed sign-ins counted against the account (audited)',
-        params: z.object({ id: z.string().min(1).max(100) }).strict(),
+        // User ids are better-auth's (letters and digits); anything else is refused before the database sees it.
+        params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'Not a valid user id') }).strict(),
         response: { 200: unlockSignInResultSchema },
       },
     },

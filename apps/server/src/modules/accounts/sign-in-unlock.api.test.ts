@@ -92,6 +92,11 @@ describe('an admin unlocks sign-in (issue 21)', () => {
     const missing = await admin.post('/api/admin/users/no-such-user/unlock-sign-in');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: expect.any(String) });
+    for (const hostile of ['a%00b', '%E2%80%AE', 'a%20b']) {
+      const refused = await admin.post(`/api/admin/users/${hostile}/unlock-sign-in`);
+      expect(refused.status, hostile).toBe(400);
+      expect(refused.body.error, hostile).toMatch(/id/);
+    }
 
     const unlocked = await admin.post(`/api/admin/users/${owner.userId}/unlock-sign-in`);
     expect(unlocked.status).toBe(200);
