@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { documentTitle } from '@layerline/contracts';
 import path from 'node:path';
 import { createOutboxMailer } from '../apps/server/src/integrations/outbox-mailer/outbox-mailer.ts';
-import { LOGIN_FAILURE_LIMIT } from '../apps/server/src/modules/accounts/login-throttle.ts';
+import { ADDRESS_FAILURE_LIMIT, LOGIN_FAILURE_LIMIT } from '../apps/server/src/modules/accounts/login-throttle.ts';
 import { makeUser, newBrowser, newPage, startApp, type RunningApp } from './harness.ts';
 
 /** Signing up, logging in and out through the real forms, and the referral code that rides along. */
@@ -188,8 +188,10 @@ describe('log in and log out', () => {
 describe('a throttled account (issue 10, finding 4)', () => {
   it('says so readably, emails a sign-in link from the login page, and the link signs in to /dashboard', async () => {
     const user = await makeUser(app);
-    // An attacker's failures from elsewhere have throttled the account.
-    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) await app.testApp.context.loginThrottle.recordFailure(user.email);
+    // An attacker's failures from elsewhere (many addresses, each within its share) have throttled the account.
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
+      await app.testApp.context.loginThrottle.recordFailure(user.email, `198.18.${Math.floor(i / ADDRESS_FAILURE_LIMIT)}.1`);
+    }
     const page = await newPage(browser, app);
     await page.goto('/login');
     await waitForPath(page, '/login', 'Login');

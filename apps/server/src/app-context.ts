@@ -28,6 +28,7 @@ import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
 import { createShopRepository } from './modules/shops/shop-repository.ts';
 import { createShopService } from './modules/shops/shop-service.ts';
 import { createTrackingService } from './modules/orders/tracking-service.ts';
+import { checkPrinterHost, lookupWithin } from './integrations/http-client/printer-host-policy.ts';
 import { createSandboxConnector } from './integrations/sandbox-shop/sandbox-connector.ts';
 import { createEtsyConnector } from './integrations/etsy/etsy-connector.ts';
 import { createShopifyConnector } from './integrations/shopify/shopify-connector.ts';
@@ -116,6 +117,7 @@ export function createAppContext(
       const hash = await users.passwordHash(userId);
       return hash !== undefined && (await verifyPassword({ hash, password }));
     },
+    signInThrottle: signIn.loginThrottle,
   });
   const { storage } = runtime;
   // print farm (issue 11): the printers table (connections sealed like shop tokens) and one driver
@@ -124,8 +126,9 @@ export function createAppContext(
   const simulatedPrinters = createSimulatedPrinterFarm();
   // What an upload must fit: the active printers' build volumes; MAX_BUILD_VOLUME_MM while none is active.
   const buildVolumes = printerBuildVolumes(printerRepository, config.models.maxBuildVolumeMm);
+  const printerHostPolicy = { allowLoopback: config.printerAllowLoopback };
   const printerDrivers = createPrinterDriverFactory({
-    policy: { allowLoopback: config.printerAllowLoopback },
+    policy: printerHostPolicy,
     simulatedFarm: simulatedPrinters,
   });
   const designRepository = createDesignRepository(db);
@@ -551,7 +554,13 @@ export function createAppContext(
     tracking,
     shopConnectors,
     shops,
-    printers: createPrinterService({ repository: printerRepository, drivers: printerDrivers, audit }),
+    printers: createPrinterService({
+      repository: printerRepository,
+      drivers: printerDrivers,
+      audit,
+      // The policy the drivers apply before each call, applied when an admin saves an address too.
+      addressProblem: (baseUrl) => checkPrinterHost(new URL(baseUrl), printerHostPolicy, lookupWithin(2000)),
+    }),
     printerRepository,
     simulatedPrinters,
     printJobs,

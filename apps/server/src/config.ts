@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
+import { FIXTURE_SECRETS } from './fixture-secrets.ts';
+import { SANDBOX_WEBHOOK_SECRET } from './integrations/sandbox-payments/sandbox-payments.ts';
+import { secretStrength } from './platform/secret-strength.ts';
 
 /**
  * Configuration, parsed once at boot from the environment. This is the only module that reads
@@ -167,6 +170,11 @@ export interface Config {
   readonly payments: {
     readonly stripe: { secretKey: string; webhookSecret: string | null; apiUrl: string | null } | null;
     readonly chargeOrders: boolean;
+    /**
+     * Whether POST /api/payments/webhook exists: with Stripe keys, or outside production (the sandbox
+     * signs its webhooks with a secret written in the source, so production without keys answers 404).
+     */
+    readonly webhooks: boolean;
   };
   /**
    * Affiliates (issue 13; docs/affiliates.md): the share of a referred seller's fulfilment revenue
@@ -269,33 +277,51 @@ export const DEVELOPMENT_SECRET = 'layerline-development-secret-do-not-use-in-pr
 export const DEFAULT_HOST = { production: '0.0.0.0', local: '127.0.0.1' } as const;
 
 /**
+ * Secrets written in the source code (and so public): the development APP_SECRET, the sandbox's
+ * webhook signing secret, and the tests' fixtures. In production no variable that signs or verifies
+ * anything may hold one of them, so no request signed with one is ever accepted.
+ * `published-secrets.test.ts` fails when a hard-coded secret of the repository is not listed.
+ */
+export const PUBLISHED_SECRETS: ReadonlySet<string> = new Set([DEVELOPMENT_SECRET, SANDBOX_WEBHOOK_SECRET, ...FIXTURE_SECRETS]);
+
+/** The variables that sign, or verify the signature of, what reaches us; checked against PUBLISHED_SECRETS in production. */
+const SIGNING_SECRET_VARIABLES = [
+  'APP_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'SHOPIFY_API_SECRET',
+  'TIKTOK_APP_SECRET',
+  'EBAY_CLIENT_SECRET',
+  'EBAY_VERIFICATION_TOKEN',
+  'ETSY_SHARED_SECRET',
+  'AMAZON_LWA_CLIENT_SECRET',
+  'SHIPPO_CLIENT_SECRET',
+] as const;
+
+/**
+ * The least a production APP_SECRET must score against a guesser who knows how people make
+ * "random" strings (platform/secret-strength.ts). 32 random hex digits carry 128 bits and, with
+ * their accidental words and runs, scored no less than 102 in 60,000 tries; keyboard walks,
+ * repeated words and dictionary phrases score 10–70.
+ */
+export const APP_SECRET_MIN_BITS = 80;
+
+/**
  * Why a production APP_SECRET is refused, or null when it will do. The secret signs sessions and is
  * the root of every key that seals stored secrets, so it must be long and unguessable: at least 32
- * bytes, not the development secret, and random-looking — not a run or a repetition of a few
- * characters ("aaaa…", "abab…", "abcd…"), with at least 8 distinct characters and an observed
- * character entropy of at least 80 bits (32 random hex digits, the weakest form accepted, score 90+).
- * A run is a secret in which more than three quarters of neighbouring characters are equal or
- * adjacent (a, b): random hex has such a neighbour one time in six, so "more than half" (the first
- * rule) refused about one random 32-digit hex secret in 65,000; three quarters, none in millions.
+ * bytes, not a secret from the source, and at least APP_SECRET_MIN_BITS by the pattern-aware
+ * estimate. (The first rules — distinct characters, observed character entropy, runs — let keyboard
+ * walks and repeated words through: `qwertyuiopasdfghjklzxcvbnm123456` has 32 distinct characters.)
  * `openssl rand -hex 32` always passes.
  */
 export function appSecretProblem(secret: string): string | null {
   if (Buffer.byteLength(secret, 'utf8') < 32) return 'must be at least 32 bytes long';
   if (secret === DEVELOPMENT_SECRET) return 'is the public development secret from the source code';
-  const chars = [...secret];
-  const counts = new Map<string, number>();
-  for (const char of chars) counts.set(char, (counts.get(char) ?? 0) + 1);
-  let entropyBits = 0;
-  for (const n of counts.values()) entropyBits -= n * Math.log2(n / chars.length);
-  const repeats = (secret + secret).indexOf(secret, 1) < secret.length;
-  let steps = 0;
-  for (let i = 1; i < chars.length; i++) {
-    if (Math.abs(chars[i]!.codePointAt(0)! - chars[i - 1]!.codePointAt(0)!) <= 1) steps++;
-  }
-  if (counts.size < 8 || entropyBits < 80 || repeats || steps * 4 > (chars.length - 1) * 3) {
-    return 'is not random enough (a run, a repetition or too few distinct characters)';
-  }
-  return null;
+  if (PUBLISHED_SECRETS.has(secret)) return 'is a secret from the source code';
+  const { bits, pieces } = secretStrength(secret);
+  if (bits >= APP_SECRET_MIN_BITS) return null;
+  const found = pieces.map((piece) => `${piece.kind} "${piece.text.length > 24 ? `${piece.text.slice(0, 24)}…` : piece.text}"`);
+  return `is not random enough: about ${Math.floor(bits)} bits to guess, ${APP_SECRET_MIN_BITS} needed${found.length > 0 ? ` (found ${found.join(', ')})` : ''}`;
 }
 
 /** Whether HOST lets only this machine in (127.0.0.0/8, ::1, localhost); anything else reaches a network. */
@@ -326,6 +352,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secretProblem = production && e.APP_SECRET ? appSecretProblem(e.APP_SECRET) : null;
   if (secretProblem) {
     throw new ConfigError(`Invalid configuration:\n  APP_SECRET: ${secretProblem}; generate one with \`openssl rand -hex 32\``);
+  }
+  const published = production ? SIGNING_SECRET_VARIABLES.filter((name) => PUBLISHED_SECRETS.has(e[name] ?? '')) : [];
+  if (published.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n${published.map((name) => `  ${name}: is a secret written in Layerline's source code (public); use the one your provider gave you`).join('\n')}`,
+    );
   }
   if (production && e.ALLOW_LOCAL_WEBHOOK_RECEIVERS) {
     throw new ConfigError('Invalid configuration:\n  ALLOW_LOCAL_WEBHOOK_RECEIVERS: not allowed in production (webhooks would reach internal addresses)');
@@ -377,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Production without Stripe keys charges nothing (the sandbox moves no money); tests opt in.
       chargeOrders:
         e.PAYMENTS_CHARGE_ORDERS === 'auto' ? (production ? Boolean(e.STRIPE_SECRET_KEY) : e.NODE_ENV !== 'test') : e.PAYMENTS_CHARGE_ORDERS === 'true',
+      webhooks: Boolean(e.STRIPE_SECRET_KEY) || !production,
     },
     affiliates: { sharePercent: e.AFFILIATE_SHARE_PERCENT, periodMonths: e.AFFILIATE_PERIOD_MONTHS, holdDays: e.AFFILIATE_HOLD_DAYS },
     authRateLimit: e.NODE_ENV === 'test' ? e.AUTH_RATE_LIMIT : true,

@@ -52,7 +52,7 @@ export const uniqueEmail = (prefix = 'user'): string =>
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  rateLimits: Partial<RateLimits> = { apiPerMinute: 100_000, contactPer10Minutes: 10_000 },
+  rateLimits: Partial<RateLimits> = { apiPerMinute: 100_000, contactPer10Minutes: 10_000, paymentWebhooksPerMinute: 100_000 },
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'layerline-test-'));
   const postgres = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;

@@ -61,8 +61,17 @@ export const adminUserSchema = z.object({
   isBetaTester: z.boolean(),
   isInternal: z.boolean(),
   createdAt: z.string(),
+  /**
+   * While sign-ins with a password from new browsers are paused for this account (too many failures
+   * in the last hour), when the pause ends; null otherwise. An admin can end it (unlock-sign-in).
+   */
+  signInThrottledUntil: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** POST /api/admin/users/:id/unlock-sign-in: the user, and how many failed sign-ins were forgotten. */
+export const unlockSignInResultSchema = z.object({ user: adminUserSchema, failuresCleared: z.number().int() });
+export type UnlockSignInResult = z.infer<typeof unlockSignInResultSchema>;
 
 /** GET /api/admin/users: newest accounts first, keyset-paged (no total: counting every account is a scan). */
 export const adminUserListQuerySchema = z

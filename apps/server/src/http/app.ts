@@ -50,9 +50,11 @@ export interface RateLimits {
   readonly apiPerMinute: number;
   /** Contact-form messages per 10 minutes per IP. */
   readonly contactPer10Minutes: number;
+  /** Payment webhook deliveries per minute per IP: Stripe sends from a handful of addresses, a few a second at most for a farm. */
+  readonly paymentWebhooksPerMinute: number;
 }
 
-const DEFAULT_RATE_LIMITS: RateLimits = { apiPerMinute: 600, contactPer10Minutes: 5 };
+const DEFAULT_RATE_LIMITS: RateLimits = { apiPerMinute: 600, contactPer10Minutes: 5, paymentWebhooksPerMinute: 1200 };
 
 export interface HttpOptions {
   /** The process logger; tests pass none and get a silent one. */
@@ -193,7 +195,7 @@ export async function buildHttpServer(
   });
   registerProductRoutes(app, { products: context.products });
   registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });
-  await registerPaymentRoutes(app, { payments: context.payments, sandboxCards: context.sandboxCards });
+  await registerPaymentRoutes(app, { payments: context.payments, sandboxCards: context.sandboxCards, webhooks: config.payments.webhooks, webhooksPerMinute: limits.paymentWebhooksPerMinute });
   registerShippingRoutes(app, {
     settings: context.shipping.settings,
     labels: context.shipping.labels,

@@ -356,6 +356,7 @@ const MATRIX: readonly Entry[] = [
   // ── admin ──
   { method: 'GET', url: '/api/admin/users', access: 'admin', sample: () => ({ url: '/api/admin/users' }) },
   { method: 'PATCH', url: '/api/admin/users/:id', access: 'admin', massFieldsAllowed: ['isAdmin'], sample: () => ({ url: `/api/admin/users/${B.userId}`, body: { isInternal: false } }) },
+  { method: 'POST', url: '/api/admin/users/:id/unlock-sign-in', access: 'admin', sample: () => ({ url: `/api/admin/users/${B.userId}/unlock-sign-in` }) },
   { method: 'GET', url: '/api/admin/audit', access: 'admin', sample: () => ({ url: '/api/admin/audit' }) },
   { method: 'GET', url: '/api/admin/analytics/page-views', access: 'admin', sample: () => ({ url: '/api/admin/analytics/page-views' }) },
   { method: 'GET', url: '/api/admin/contact-messages', access: 'admin', sample: () => ({ url: '/api/admin/contact-messages' }) },

@@ -6,6 +6,7 @@ import type {
   AuditEntry,
   ContactMessageRecord,
   PageViewStats,
+  UnlockSignInResult,
 } from '@layerline/contracts';
 import { apiFetch } from './client.ts';
 import { queryKeys } from './query-keys.ts';
@@ -50,6 +51,19 @@ export function useUpdateUserFlags() {
     onError: (_error, _input, context) => {
       for (const [key, list] of context?.previous ?? []) queryClient.setQueryData(key, list);
     },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminUsersAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
+    },
+  });
+}
+
+/** Ends a user's sign-in throttling (audited); the lists and the audit log are re-read. */
+export function useUnlockSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) =>
+      apiFetch<UnlockSignInResult>(`/api/admin/users/${encodeURIComponent(userId)}/unlock-sign-in`, { method: 'POST' }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminUsersAll });
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });

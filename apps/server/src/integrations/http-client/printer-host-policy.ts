@@ -85,6 +85,18 @@ export const systemLookup: HostLookup = async (hostname) =>
   (await dns.promises.lookup(hostname, { all: true })).map((entry) => entry.address);
 
 /**
+ * A lookup that gives up after `ms` (a rejection: checkPrinterHost then leaves the name to the call,
+ * which checks it again). Used when a printer is saved, so an admin's form never waits on slow DNS.
+ */
+export const lookupWithin =
+  (ms: number, lookup: HostLookup = systemLookup): HostLookup =>
+  (hostname) =>
+    Promise.race([
+      lookup(hostname),
+      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`no DNS answer for ${hostname} within ${ms} ms`)), ms).unref()),
+    ]);
+
+/**
  * Resolves the URL's host and checks every address. Returns a reason when the call must not be
  * made, or null. A name that does not resolve is left to the call itself (which reports it as
  * unreachable). Residual risk, accepted and documented: the HTTP stack resolves the name again

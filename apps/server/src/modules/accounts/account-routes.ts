@@ -11,6 +11,7 @@ import {
   checkUserResponseSchema,
   meSchema,
   pageQueryFields,
+  unlockSignInResultSchema,
   updateAccountSchema,
 } from '@layerline/contracts';
 import { requireAdmin, requireViewer } from '../../http/viewer.ts';
@@ -98,6 +99,23 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     async (request) => {
       const admin = requireAdmin(request);
       return accounts.setUserFlags(request.params.id, request.body, { actorId: admin.id, requestId: request.id });
+    },
+  );
+
+  api.post(
+    '/api/admin/users/:id/unlock-sign-in',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'End a user’s sign-in throttling at once: forgets the failed sign-ins counted against the account (audited)',
+        // User ids are better-auth's (letters and digits); anything else is refused before the database sees it.
+        params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'Not a valid user id') }).strict(),
+        response: { 200: unlockSignInResultSchema },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return accounts.unlockSignIn(request.params.id, { actorId: admin.id, requestId: request.id });
     },
   );
 

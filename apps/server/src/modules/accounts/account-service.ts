@@ -1,13 +1,16 @@
-import type { AdminUser, AdminUserFlags, ChangeEmailInput, Me, UpdateAccountInput } from '@layerline/contracts';
+import type { AdminUser, AdminUserFlags, AdminUserList, AdminUserListQuery, ChangeEmailInput, Me, UnlockSignInResult, UpdateAccountInput } from '@layerline/contracts';
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
-import type { UserRepository } from './user-repository.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import type { AdminUserFields, UserRepository } from './user-repository.ts';
 
 export interface AccountServiceDeps {
   readonly users: UserRepository;
   readonly audit: AuditRepository;
   /** Checks a user's current password (re-authentication before sensitive changes). */
   readonly verifyCurrentPassword: (userId: string, password: string) => Promise<boolean>;
+  /** The per-account sign-in throttle: shown to admins, who can end an episode. */
+  readonly signInThrottle: Pick<LoginThrottle, 'throttledUntil' | 'unlock'>;
 }
 
 export interface ActorContext {
@@ -15,7 +18,18 @@ export interface ActorContext {
   readonly requestId: string;
 }
 
-export function createAccountService({ users, audit, verifyCurrentPassword }: AccountServiceDeps) {
+export function createAccountService({ users, audit, verifyCurrentPassword, signInThrottle }: AccountServiceDeps) {
+  async function withThrottle(found: readonly AdminUserFields[]): Promise<AdminUser[]> {
+    const until = await signInThrottle.throttledUntil(found.map((u) => u.email));
+    return found.map((u) => ({ ...u, signInThrottledUntil: until.get(u.email.toLowerCase())?.toISOString() ?? null }));
+  }
+
+  async function adminUser(id: string): Promise<AdminUser> {
+    const found = await users.findAdminUser(id);
+    if (!found) throw notFound('User');
+    return (await withThrottle([found]))[0]!;
+  }
+
   async function me(userId: string): Promise<Me> {
     const found = await users.findMe(userId);
     if (!found) throw notFound('User');
@@ -50,7 +64,27 @@ export function createAccountService({ users, audit, verifyCurrentPassword }: Ac
       return me(userId);
     },
 
-    listUsers: users.list,
+    async listUsers(query: AdminUserListQuery): Promise<AdminUserList> {
+      const page = await users.list(query);
+      return { ...page, items: await withThrottle(page.items) };
+    },
+
+    /**
+     * Ends a sign-in throttling episode for an account (its owner asked an admin, e.g. on an install
+     * without SMTP_URL where no sign-in link can be mailed). Audited with how many failures it forgot.
+     */
+    async unlockSignIn(targetId: string, context: ActorContext): Promise<UnlockSignInResult> {
+      const target = await adminUser(targetId);
+      const failuresCleared = await signInThrottle.unlock(target.email);
+      await audit.record({
+        actorId: context.actorId,
+        targetUserId: targetId,
+        action: 'user.sign-in-unlocked',
+        detail: { failuresCleared, wasThrottledUntil: target.signInThrottledUntil },
+        requestId: context.requestId,
+      });
+      return { user: await adminUser(targetId), failuresCleared };
+    },
 
     async setUserFlags(targetId: string, flags: AdminUserFlags, context: ActorContext): Promise<AdminUser> {
       const before = await users.findAdminUser(targetId);
@@ -59,8 +93,7 @@ export function createAccountService({ users, audit, verifyCurrentPassword }: Ac
         throw new AppError('conflict', 'At least one admin must remain');
       }
       await users.setFlags(targetId, flags);
-      const after = await users.findAdminUser(targetId);
-      if (!after) throw notFound('User');
+      const after = await adminUser(targetId);
       await audit.record({
         actorId: context.actorId,
         targetUserId: targetId,

@@ -126,6 +126,15 @@ async function checkBeforeAuth(action: string, request: FastifyRequest, deps: Au
     const { email } = parseBody(signInBody, request.body);
     const device = deps.deviceCookies.verify(request.headers.cookie, email);
     if (device && (await throttle.deviceRetryAfterSeconds(device.deviceId)) === 0) return device;
+    const addressRetryAfterSeconds = await throttle.addressRetryAfterSeconds(email, request.ip);
+    if (addressRetryAfterSeconds > 0) {
+      request.log.warn({ event: 'auth.sign-in.address-throttled', email }, 'sign-in refused: too many failures from this address');
+      throw new AppError(
+        'rate-limited',
+        'Too many failed sign-in attempts for this account from your network. Sign in from a browser you have used before, use "Email me a sign-in link", or try again later.',
+        { retryAfterSeconds: addressRetryAfterSeconds },
+      );
+    }
     const retryAfterSeconds = await throttle.retryAfterSeconds(email);
     if (retryAfterSeconds > 0) {
       request.log.warn({ event: 'auth.sign-in.throttled', email }, 'sign-in refused: too many failures');
@@ -160,7 +169,7 @@ async function recordAfterAuth(
       await throttle.recordDeviceFailure(device.deviceId);
     } else {
       try {
-        await throttle.recordFailure(email);
+        await throttle.recordFailure(email, request.ip);
       } catch (error) {
         // The owner's alert could not be sent: the failure is counted, the answer stays a 401.
         request.log.error({ err: error, event: 'auth.sign-in.alert-failed', email }, 'could not alert the account owner');
@@ -169,7 +178,7 @@ async function recordAfterAuth(
     request.log.warn({ event: 'auth.sign-in.failure', email, knownDevice: device !== null }, 'sign-in failed');
   } else if (response.ok) {
     if (device) await throttle.clearDevice(device.deviceId);
-    else await throttle.clear(email);
+    else await throttle.clear(email, request.ip);
     request.log.info({ event: 'auth.sign-in.success', email, knownDevice: device !== null }, 'signed in');
     return [deps.deviceCookies.issue(email)];
   }

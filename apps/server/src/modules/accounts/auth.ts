@@ -127,7 +127,8 @@ export function createAuth(config: Config, db: Database, deps: AuthDeps) {
       bearer(),
       emailLink({
         mailer: deps.mailer,
-        takeLinkSend: (email) => deps.loginThrottle.takeLinkSend(email),
+        // The address auth-routes put in CLIENT_IP_HEADER (the one the server saw, through trusted proxies only).
+        takeLinkSend: (email, headers) => deps.loginThrottle.takeLinkSend(email, headers?.get(CLIENT_IP_HEADER) ?? 'unknown'),
         linkOrigin: (origin) => linkOrigin(config, origin),
       }),
     ],

@@ -11,7 +11,7 @@ import type { Mailer } from '../notifications/mailer.ts';
  * password and every session of an account whose email is not marked verified (all of ours).
  *
  * - POST /sign-in/email-link {email}: always `{ status: true }` (it never tells whether the
- *   account exists); for an existing account, at most LINK_SEND_LIMIT links an hour, it mails
+ *   account exists); for an existing account, within the link limits (login-throttle.ts), it mails
  *   `<origin>/login#link=<token>` — a fragment, so the token reaches neither server logs nor
  *   Referer headers, and a mail scanner that fetches the link does not use it up.
  * - POST /sign-in/email-link/verify {token}: the sign-in page posts the token; valid once, for
@@ -24,8 +24,8 @@ export const INVALID_LINK_MESSAGE = 'This sign-in link is invalid, already used 
 
 export interface EmailLinkOptions {
   readonly mailer: Mailer;
-  /** Counts a link about to be sent to this address; false when too many were sent lately. */
-  readonly takeLinkSend: (email: string) => Promise<boolean>;
+  /** Counts a link about to be sent for this account, asked by this request; false when too many were sent lately. */
+  readonly takeLinkSend: (email: string, requestHeaders: Headers | undefined) => Promise<boolean>;
   /** The web origin the link points to, given the request's Origin header. */
   readonly linkOrigin: (requestOrigin: string | null) => string;
   readonly onSent?: (email: string) => void;
@@ -43,7 +43,7 @@ export function emailLink(options: EmailLinkOptions) {
         async (ctx) => {
           const email = ctx.body.email.toLowerCase();
           const found = await ctx.context.internalAdapter.findUserByEmail(email);
-          if (found?.user && (await options.takeLinkSend(email))) {
+          if (found?.user && (await options.takeLinkSend(email, ctx.headers))) {
             const token = randomBytes(32).toString('base64url');
             await ctx.context.internalAdapter.createVerificationValue({
               identifier: identifierOf(token),

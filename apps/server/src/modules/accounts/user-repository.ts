@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AdminUser, AdminUserFlags, AdminUserList, Address, Me, Role } from '@layerline/contracts';
+import type { AdminUser, AdminUserFlags, Address, Me, Page, Role } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { account, user } from '../../db/schema.ts';
 import { pageFrom } from '../../platform/keyset-cursor.ts';
@@ -60,7 +60,10 @@ function toMe(row: UserRow): Me {
   };
 }
 
-function toAdminUser(row: UserRow): AdminUser {
+/** An admin's view of a user, without the sign-in throttle (which the account service adds). */
+export type AdminUserFields = Omit<AdminUser, 'signInThrottledUntil'>;
+
+function toAdminUser(row: UserRow): AdminUserFields {
   return {
     id: row.id,
     email: row.email,
@@ -85,7 +88,7 @@ export function createUserRepository(db: Database) {
       return row && toMe(row);
     },
 
-    async findAdminUser(id: string): Promise<AdminUser | undefined> {
+    async findAdminUser(id: string): Promise<AdminUserFields | undefined> {
       const row = await findRow(id);
       return row && toAdminUser(row);
     },
@@ -109,7 +112,7 @@ export function createUserRepository(db: Database) {
     },
 
     /** Newest accounts first, keyset-paged on (created_at, id) (index user_created_id_idx). */
-    async list(options: { search: string; cursor?: string | undefined; limit: number }): Promise<AdminUserList> {
+    async list(options: { search: string; cursor?: string | undefined; limit: number }): Promise<Page<AdminUserFields>> {
       const after = decodeTimeIdCursor(options.cursor, 'text');
       const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const rows = await db

@@ -19,7 +19,11 @@ import { AppError } from '../../errors.ts';
 import { requireAdmin, requireViewer, subjectUserId } from '../../http/viewer.ts';
 import type { PaymentActor, PaymentService } from './payment-service.ts';
 
-const MAX_WEBHOOK_BYTES = 1024 * 1024;
+/**
+ * Stripe's events about a PaymentIntent are a few kilobytes (10 KB with every field); 256 KB leaves
+ * room and bounds what one verified delivery can make us store (issue 21: 893 KB bodies were stored).
+ */
+const MAX_WEBHOOK_BYTES = 256 * 1024;
 const chargeParams = z.object({ id: z.uuid('Not a valid charge id') }).strict();
 const targetQuery = z.object({ targetUserId: z.string().max(100).optional() }).strict();
 const emptyBody = z.object({}).strict().nullish();
@@ -31,6 +35,10 @@ export interface PaymentRouteDeps {
    * checked the way Elements would, answered as a payment method id. Null with Stripe.
    */
   readonly sandboxCards: ((input: z.infer<typeof sandboxCardInputSchema>) => { ok: true; card: { paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number } } | { ok: false; field: string; message: string }) | null;
+  /** Whether the provider's webhook route exists (config.payments.webhooks: off in production without Stripe keys). */
+  readonly webhooks: boolean;
+  /** Deliveries per minute per address (RateLimits.paymentWebhooksPerMinute). */
+  readonly webhooksPerMinute: number;
 }
 
 function actorOf(request: FastifyRequest): PaymentActor {
@@ -116,6 +124,7 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: PaymentR
   );
 
   // The provider calls this: no session; the signature over the exact bytes is the authentication.
+  if (!deps.webhooks) return;
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: MAX_WEBHOOK_BYTES }, (_request, body, done) => done(null, body));
     scope.post(
@@ -123,7 +132,7 @@ export async function registerPaymentRoutes(app: FastifyInstance, deps: PaymentR
       {
         bodyLimit: MAX_WEBHOOK_BYTES,
         // Stripe retries and bursts come from a few addresses: more room than the per-IP API limit.
-        config: { rateLimit: { max: 20_000, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: deps.webhooksPerMinute, timeWindow: '1 minute' } },
         schema: {
           tags: ['webhooks'],
           summary: 'Stripe (or sandbox) payment webhooks, verified by Stripe-Signature (300 s tolerance; 401 otherwise), stored once, processed once',

@@ -103,6 +103,11 @@ export function createPrinterService(deps: {
   repository: PrinterRepository;
   drivers: PrinterDriverFactory;
   audit: AuditRepository;
+  /**
+   * Why the printer host policy refuses an address, or null (checkPrinterHost). Checked when a
+   * printer is saved as well as before each call (issue 21: a forbidden address was saved as active).
+   */
+  addressProblem?: (baseUrl: string) => Promise<string | null>;
 }) {
   const { repository, drivers, audit } = deps;
   const groups = createPrinterGroupService({ repository: repository.groups, audit });
@@ -111,6 +116,12 @@ export function createPrinterService(deps: {
   async function checkGroup(groupId: string | null): Promise<void> {
     if (groupId !== null && !(await groups.exists(groupId)))
       throw new AppError('unprocessable', 'groupId: That printer group does not exist (it may have been deleted)');
+  }
+
+  async function allowedAddress(connection: PrinterConnection): Promise<void> {
+    if (connection.kind === 'simulated') return; // in-process: no address
+    const problem = await deps.addressProblem?.(connection.baseUrl);
+    if (problem) throw new AppError('unprocessable', `connection.baseUrl: the printer's address is refused: ${problem}`);
   }
 
   function dto(row: PrinterRow): Printer {
@@ -189,6 +200,7 @@ export function createPrinterService(deps: {
 
     async create(actor: PrinterActor, fields: PrinterFields): Promise<Printer> {
       await checkGroup(fields.groupId);
+      await allowedAddress(fields.connection);
       const row = await repository.create(fields);
       await record(actor, 'printer.create', row);
       return dto(row);
@@ -198,6 +210,7 @@ export function createPrinterService(deps: {
       const row = await changeable(id);
       await checkGroup(fields.groupId);
       const connection = mergeConnection(repository.connection(row), fields.connection);
+      await allowedAddress(connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) return refusedMeanwhile(id);
       await record(actor, 'printer.update', updated, {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
 import Switch from '@mui/material/Switch';
@@ -12,7 +13,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { AdminUser, AdminUserFlags } from '@layerline/contracts';
-import { useAdminUsers, useUpdateUserFlags } from '../../../api/admin.ts';
+import { useAdminUsers, useUnlockSignIn, useUpdateUserFlags } from '../../../api/admin.ts';
 import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
@@ -46,6 +47,7 @@ export function UsersPanel() {
   const pages = useCursorPages(debouncedSearch);
   const users = useAdminUsers(debouncedSearch, pages.cursor, PAGE_SIZE);
   const updateFlags = useUpdateUserFlags();
+  const unlockSignIn = useUnlockSignIn();
   const [pendingAdminChange, setPendingAdminChange] = useState<{ user: AdminUser; value: boolean } | null>(
     null,
   );
@@ -60,6 +62,14 @@ export function UsersPanel() {
         onSettled: () => setPendingAdminChange(null),
       },
     );
+  }
+
+  function unlock(user: AdminUser) {
+    unlockSignIn.mutate(user.id, {
+      onSuccess: (result) =>
+        showToast(`Sign-in unlocked for ${user.email} (${result.failuresCleared} failed attempts forgotten)`),
+      onError: (error) => showToast(error.message, 'error'),
+    });
   }
 
   function toggle(user: AdminUser, flag: Flag, value: boolean) {
@@ -97,6 +107,7 @@ export function UsersPanel() {
                   {label}
                 </TableCell>
               ))}
+              <TableCell>Sign-in</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -123,11 +134,32 @@ export function UsersPanel() {
                     />
                   </TableCell>
                 ))}
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {/* Paused for new browsers after too many failed sign-ins; the owner may ask an admin to end it. */}
+                  {user.signInThrottledUntil ? (
+                    <Chip
+                      label={`Paused until ${new Date(user.signInThrottledUntil).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`}
+                      color="warning"
+                      size="small"
+                      sx={{ mr: 1 }}
+                    />
+                  ) : null}
+                  <Button
+                    size="small"
+                    variant={user.signInThrottledUntil ? 'contained' : 'text'}
+                    color={user.signInThrottledUntil ? 'warning' : 'inherit'}
+                    onClick={() => unlock(user)}
+                    disabled={unlockSignIn.isPending}
+                    aria-label={`Unlock sign-in: ${user.email}`}
+                  >
+                    Unlock sign-in
+                  </Button>
+                </TableCell>
               </TableRow>
             ))}
             {users.data && users.data.items.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={6} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+                <TableCell colSpan={7} align="center" sx={{ py: 4, color: 'text.secondary' }}>
                   No user matches “{debouncedSearch}”.
                 </TableCell>
               </TableRow>
