@@ -117,6 +117,8 @@ describe('API reference', () => {
     expect(await webhooks.locator('.opblock-summary-path').allTextContents()).toEqual([
       'order.status_changed',
       'order.charged',
+      'order.adjusted',
+      'order.refunded',
       'order.shipped',
       'order.delivered',
     ]);

@@ -108,8 +108,8 @@ afterEach(() => {
 
 describe('farm alerts on Discord', () => {
   it('tells of a part whose second attempt failed, with the order number and the printer, and of a new order', async () => {
-    // Both printers fail every print at the first layer; a failed printer stays in error, so the
-    // reprint runs on the other one.
+    // Both printers fail every print at the first layer. A failed print leaves its printer free once
+    // its bed is cleared (the autopilot clears simulated printers), so every attempt prints.
     const first = await addPrinter('Flaky one', { failAtLayer: 1 });
     const second = await addPrinter('Flaky two', { failAtLayer: 1 });
     const placed = await manualOrder();
@@ -125,12 +125,17 @@ describe('farm alerts on Discord', () => {
     );
     expect(twice).toMatch(
       new RegExp(
-        `^Print failed twice: part “[^”]+” of order #${placed.number} on printer “Flaky (one|two)” \\(last: Print failed at layer 1 of \\d+: the part came loose from the bed \\(simulated\\)\\)\\. It is printed once more\\.$`,
+        `^Print failed twice: part “[^”]+” of order #${placed.number} on printer “Flaky (one|two)” \\(last: The print failed on Flaky (one|two): Print failed at layer 1 of \\d+: the part came loose from the bed \\(simulated\\)\\)\\. It is printed once more\\.$`,
       ),
     );
-    // The third attempt has no printer left (both are in error): one alert only, never repeated by later ticks.
+    // The third attempt fails too: the order goes on hold, told once, never repeated by later ticks.
+    const third = await waitFor(
+      () => postedWith('Print failed 3 times').find((content) => content.includes(placed.number)),
+      'the third failure alert',
+    );
+    expect(third).toMatch(/It is not reprinted again: the order is on hold until someone checks it\.$/);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(postedWith('Print failed')).toHaveLength(1);
+    expect(postedWith('Print failed')).toHaveLength(2);
     for (const id of [first, second]) await admin.post(`/api/admin/printers/${id}/retire`);
     expect(
       (await admin.post(`/api/orders/${placed.id}/status`, { to: 'cancelled', reason: 'test over' })).status,

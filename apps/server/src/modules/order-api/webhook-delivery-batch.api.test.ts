@@ -164,6 +164,7 @@ describe('the webhook of a new order', () => {
     };
     const reads = vi.spyOn(t.context.orders, 'getMany');
     let ids: string[];
+    let laterIds = new Set<string>();
     try {
       ids = [
         // Several items (listed by SKU, byte order), a minimal address (its empty fields filled in).
@@ -175,9 +176,26 @@ describe('the webhook of a new order', () => {
       ];
       await t.context.orders.announcementsSettled();
       // The webhooks described them without reading them back. (The announcement sweep may read
-      // the earlier test's orders meanwhile on a busy machine: only these orders count.)
-      const readIds = reads.mock.calls.flatMap(([orderIds]) => [...orderIds]);
-      expect(readIds.filter((id) => ids.includes(id))).toEqual([]);
+      // the earlier test's orders meanwhile on a busy machine: only these orders count. And an order
+      // the payments module holds right after its creation — this seller has no card — is read for
+      // that later change's event, which is legitimate: every read of these orders must belong to
+      // such a later event, and the creation events are all there.)
+      const later = async () =>
+        new Set(
+          (await t.context.db.select().from(webhookDelivery))
+            .filter((d) => ids.includes(d.orderId) && d.fromStatus !== null)
+            .map((d) => d.orderId),
+        );
+      const readIds = () => reads.mock.calls.flatMap(([orderIds]) => [...orderIds]).filter((id) => ids.includes(id));
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && !readIds().every((id) => laterIds.has(id))) {
+        laterIds = await later();
+        if (readIds().every((id) => laterIds.has(id))) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(readIds().filter((id) => !laterIds.has(id))).toEqual([]);
+      const created = (await t.context.db.select().from(webhookDelivery)).filter((d) => ids.includes(d.orderId) && d.fromStatus === null);
+      expect(created.map((d) => d.orderId).sort()).toEqual([...ids].sort());
     } finally {
       reads.mockRestore();
     }
