@@ -77,6 +77,8 @@ export const boardPrinterSchema = z.object({
   lastError: z.string().nullable(),
   loadedSpool: spoolSchema.nullable(),
   bedConfirmedClear: z.boolean(),
+  /** The farm's flag for a person (it takes no job until cleared), in words and since when; null when fine. */
+  attention: z.object({ reason: z.string(), since: z.string().nullable() }).nullable(),
   /** The job on it (assigned, uploading or printing), or null. */
   jobId: z.string().nullable(),
 });

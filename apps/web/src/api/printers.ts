@@ -93,17 +93,6 @@ export function useClearPrinterAttention() {
   });
 }
 
-/**
- * Why the farm flagged a printer for a person, or null: read from the printers list (one shared,
- * cached request), since the board's printers do not carry the flag.
- */
-export function usePrinterAttention(printerId: string): { reason: string; since: string | null } | null {
-  const printers = usePrinters();
-  const printer = printers.data?.find((p) => p.id === printerId);
-  return printer?.attention ? { reason: printer.attention, since: printer.attentionAt } : null;
-}
-
-
 export function usePrinterGroups() {
   return useQuery({
     queryKey: groupsKey,

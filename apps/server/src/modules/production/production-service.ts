@@ -279,6 +279,7 @@ export function createProductionService(deps: {
           lastError: r.lastError,
           loadedSpool: (r.spools as PrinterSpool[]).find((s) => s.loaded) ?? null,
           bedConfirmedClear: r.bedConfirmedClear,
+          attention: r.attention === null ? null : { reason: r.attention, since: r.attentionAt?.toISOString() ?? null },
           jobId: jobOn.get(r.id) ?? null,
         }));
       // The queue in the dispatcher's order: pinned first, then by its priority key, first in first out.

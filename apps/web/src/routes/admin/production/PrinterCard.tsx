@@ -10,7 +10,6 @@ import Typography from '@mui/material/Typography';
 import { PRINT_JOB_STATUS_LABELS, type BoardPrinter, type PrintJob } from '@layerline/contracts';
 import { AttentionBanner } from '../printers/AttentionBanner.tsx';
 import { PRINTER_STATE_COLOUR, PRINTER_STATE_LABEL } from '../printers/printer-state-labels.ts';
-import { usePrinterAttention } from '../../../api/printers.ts';
 import { ColourDot } from './ColourSwatch.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
 import { bedClearable, percent, progressLabel, type ColourInfo } from './production-format.ts';
@@ -86,7 +85,6 @@ export function PrinterCard({
   confirming: boolean;
 }) {
   const spool = printer.loadedSpool;
-  const attention = usePrinterAttention(printer.id);
   return (
     <Card
       variant="outlined"
@@ -125,8 +123,8 @@ export function PrinterCard({
           </Alert>
         ) : null}
 
-        {attention ? (
-          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={attention} compact />
+        {printer.attention ? (
+          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={printer.attention} compact />
         ) : null}
 
         <JobOnPrinter printer={printer} job={job} />
