@@ -124,7 +124,12 @@ export function PrinterCard({
         ) : null}
 
         {printer.attention ? (
-          <AttentionBanner printerId={printer.id} printerName={printer.name} attention={printer.attention} compact />
+          <AttentionBanner
+            printerId={printer.id}
+            printerName={printer.name}
+            attention={printer.attention}
+            compact
+          />
         ) : null}
 
         <JobOnPrinter printer={printer} job={job} />
