@@ -16,12 +16,13 @@ import { registerSiteRoutes } from '../modules/site/site-routes.ts';
 import { registerDesignRoutes } from '../modules/designs/design-routes.ts';
 import { registerShopRoutes } from '../modules/shops/shop-routes.ts';
 import { registerMarketplaceRoutes } from '../integrations/marketplaces/marketplaces.ts';
-import { registerSlicerPresetRoutes } from '../integrations/prusa-slicer/printer-preset-routes.ts';
+import { listPrinterPresets } from '../integrations/prusa-slicer/vendor-bundles.ts';
 import { registerWebhookIntakeRoutes } from '../modules/shops/webhook-intake-routes.ts';
 import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
 import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts';
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
+import { registerSlicerPresetRoutes } from '../modules/production/printer-preset-routes.ts';
 import { registerPrinterRoutes } from '../modules/production/printer-routes.ts';
 import { registerProductionRoutes } from '../modules/production/production-routes.ts';
 import { registerFulfillmentRoutes } from '../modules/fulfillment/fulfillment-routes.ts';
@@ -178,7 +179,9 @@ export async function buildHttpServer(
   });
   registerJobsAdminRoutes(app, { jobsAdmin: context.jobsAdmin });
   registerPrinterRoutes(app, { printers: context.printers });
-  registerSlicerPresetRoutes(app, { binaryPath: config.prusaSlicerPath });
+  registerSlicerPresetRoutes(app, {
+    listPresets: () => listPrinterPresets(config.prusaSlicerPath ? { binaryPath: config.prusaSlicerPath } : {}),
+  });
   registerProductionRoutes(app, { production: context.production });
   registerShopRoutes(app, { shops: context.shops, publicUrl: config.publicUrl });
   registerOrderRoutes(app, {

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
-import { slicerPrinterPresetsSchema } from '@layerline/contracts';
+import { slicerPrinterPresetsSchema, type SlicerPrinterPresets } from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
-import { listPrinterPresets } from './vendor-bundles.ts';
 
 /**
  * The printer presets the installed PrusaSlicer bundles offer, for the printers page's printer
- * profile (docs/api.md, "Printers"; docs/slicing-profiles.md). Admins only.
+ * profile (docs/api.md, "Printers"; docs/slicing-profiles.md). Admins only. The bundles are read by
+ * the prusa-slicer integration (`listPrinterPresets`), handed in by the app.
  */
-export function registerSlicerPresetRoutes(app: FastifyInstance, deps: { binaryPath?: string | undefined }): void {
+export function registerSlicerPresetRoutes(app: FastifyInstance, deps: { listPresets: () => Promise<SlicerPrinterPresets> }): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/admin/slicer/printer-presets',
     {
@@ -20,7 +20,7 @@ export function registerSlicerPresetRoutes(app: FastifyInstance, deps: { binaryP
     },
     async (request) => {
       requireAdmin(request);
-      return listPrinterPresets(deps.binaryPath ? { binaryPath: deps.binaryPath } : {});
+      return deps.listPresets();
     },
   );
 }
