@@ -161,6 +161,9 @@ export function simulationFile(job: PrintJobRow): Uint8Array {
 /** What a new spool holds (a 1 kg spool, the common size). */
 const FULL_SPOOL_GRAMS = 1000;
 
+/** How often the tick looks for orders whose every part passed QC but that were not moved on (a crash between the two). */
+const PASSED_SWEEP_MS = 30_000;
+
 /** The whole queue is read again at least this often; between, only the jobs changed since the last read. */
 const QUEUE_FULL_READ_MS = 60_000;
 /** A read of changes looks this far back past the last one (clocks of several processes, late commits). */
@@ -223,6 +226,7 @@ export function createFarmDispatcher(deps: {
 
   const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
   const keptQueue = createKeptQueue(jobs, now);
+  let passedSweepAt = -Infinity;
 
   /**
    * The file a job prints on a printer: a simulation file, or the configuration's G-code sliced for
@@ -580,10 +584,14 @@ export function createFarmDispatcher(deps: {
         if (job.status === 'printing') await printerGone(job, reason);
         else await requeue(job, job.status as 'assigned' | 'uploading', reason);
       }
-      // Orders whose last part passed QC in a process that died before moving the order on.
-      for (const orderId of await jobs.ordersPassedNotMoved(20)) {
-        const [job] = await jobs.ofOrder(orderId);
-        if (job) await outcomes.jobPassed(job, { kind: 'system' });
+      // Orders whose last part passed QC in a process that died before moving the order on: a
+      // rare case and a query over every open order, so looked for every half minute, not each tick.
+      if (now() - passedSweepAt >= PASSED_SWEEP_MS) {
+        passedSweepAt = now();
+        for (const orderId of await jobs.ordersPassedNotMoved(20)) {
+          const [job] = await jobs.ofOrder(orderId);
+          if (job) await outcomes.jobPassed(job, { kind: 'system' });
+        }
       }
       // Assigned jobs waiting for their printer's file, or that a killed tick never started.
       for (const { job } of onPrinters) {
