@@ -44,6 +44,18 @@ export const failed = <T = never>(
   failure: status === undefined ? { kind, message } : { kind, message, status },
 });
 
+/**
+ * One part on a plate of several (issue 22): its place in the plate's list, which is also the id
+ * the plate's G-code labels it with, and that label as the slicer wrote it. Drivers that can skip an
+ * object mid-print (Klipper's EXCLUDE_OBJECT, Bambu's skip_objects) name it to the printer by these.
+ */
+export interface PlateObject {
+  /** 0-based position in the plate's object list; stable for the plate's life. */
+  readonly index: number;
+  /** The object's label in the G-code. */
+  readonly label: string;
+}
+
 /** A sliced job ready to send. */
 export interface PrintFile {
   /**
@@ -56,6 +68,8 @@ export interface PrintFile {
   readonly estimatedPrintSeconds: number;
   /** Layer count when the slicer reported it (the simulated printer reports layers from it). */
   readonly layerCount?: number;
+  /** The parts on the plate, in label order; absent for a plate of one part sliced alone. */
+  readonly objects?: readonly PlateObject[];
 }
 
 export interface UploadOptions {
@@ -88,6 +102,11 @@ export interface PrinterDriver {
    * `unknown` when the printer keeps no such record (PrusaLink) or has none for that file.
    */
   lastOutcome(fileName: string): Promise<PrinterResult<PrintOutcome>>;
+  /**
+   * Stops printing these objects of the running plate and finishes the rest. Only on printers that
+   * can (absent otherwise); the farm calls it when a person fails one part of a plate mid-print.
+   */
+  skipObjects?(objects: readonly PlateObject[]): Promise<PrinterResult<void>>;
 }
 
 /** What a printer remembers of how a print ended (`lastOutcome`). */
