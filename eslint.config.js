@@ -55,7 +55,7 @@ export default tseslint.config(
     files: ['apps/server/src/modules/**/*-service.ts', 'apps/server/src/modules/**/*-routes.ts'],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['drizzle-orm', 'drizzle-orm/*', 'pg', '**/db/schema.ts'], message: 'Only repositories touch SQL.' },
+        { group: ['drizzle-orm', 'drizzle-orm/*', 'pg', '**/db/schema.ts', '**/*-schema.ts'], message: 'Only repositories touch SQL.' },
         { group: ['**/http/app.ts'], message: 'Routes are registered by the app, not the other way round.' },
       ]),
     },
