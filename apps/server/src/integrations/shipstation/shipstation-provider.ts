@@ -5,6 +5,7 @@ import {
   type ShipStationOrderCalls,
 } from '../../modules/shipping/shipping-provider.ts';
 import type { ShipStationHttpTuning } from './shipstation-http.ts';
+import type { ShipStationV1Credentials, ShipStationV2Credentials } from './shipstation-types.ts';
 import { createShipStationV1 } from './shipstation-v1.ts';
 import { createShipStationV2 } from './shipstation-v2.ts';
 
@@ -13,31 +14,6 @@ import { createShipStationV2 } from './shipstation-v2.ts';
  * seller's keys (`apiVersion`): the classic API (v1, key + secret) in shipstation-v1.ts, API v2 (one
  * key) in shipstation-v2.ts. ShipStation's own orders exist only in the classic API.
  */
-
-export type ShipStationV1Credentials = Extract<
-  ShippingCredentials,
-  { provider: 'shipstation'; apiVersion: 'v1' }
->;
-export type ShipStationV2Credentials = Extract<
-  ShippingCredentials,
-  { provider: 'shipstation'; apiVersion: 'v2' }
->;
-
-/** The port's calls, taking one API version's credentials. */
-type WithCredentials<Calls, Credentials> = {
-  [Name in keyof Calls]: Calls[Name] extends (
-    credentials: ShippingCredentials,
-    ...rest: infer Rest
-  ) => infer Result
-    ? (credentials: Credentials, ...rest: Rest) => Result
-    : never;
-};
-
-export type ShipStationV1Client = WithCredentials<
-  Omit<ShippingProvider, 'kind'> & ShipStationOrderCalls,
-  ShipStationV1Credentials
->;
-export type ShipStationV2Client = WithCredentials<Omit<ShippingProvider, 'kind'>, ShipStationV2Credentials>;
 
 export interface ShipStationProviderOptions {
   /** Injectable for tests; every request goes through the shared http client with it. */

@@ -15,7 +15,7 @@ import {
   type ShipStationErrorDetail,
   type ShipStationHttpTuning,
 } from './shipstation-http.ts';
-import type { ShipStationV1Client, ShipStationV1Credentials } from './shipstation-provider.ts';
+import type { ShipStationV1Client, ShipStationV1Credentials } from './shipstation-types.ts';
 
 /**
  * ShipStation's classic API (v1, https://ssapi.shipstation.com): Basic auth with the API key as user

@@ -16,7 +16,7 @@ import {
   type ShipStationErrorDetail,
   type ShipStationHttpTuning,
 } from './shipstation-http.ts';
-import type { ShipStationV2Client, ShipStationV2Credentials } from './shipstation-provider.ts';
+import type { ShipStationV2Client, ShipStationV2Credentials } from './shipstation-types.ts';
 import { trackingStatusOf } from './shipstation-tracking.ts';
 
 /**

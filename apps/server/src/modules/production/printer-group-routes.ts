@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { printerGroupInputSchema, printerGroupSchema } from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
 import { printerGroupIdParams, type PrinterGroupService } from './printer-group-service.ts';
-import type { PrinterActor } from './printer-service.ts';
+import type { PrinterActor } from './printer-actor.ts';
 
 function actorOf(request: FastifyRequest): PrinterActor {
   const admin = requireAdmin(request);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { PrinterGroupFields, PrinterGroupRepository, PrinterGroupWithCount } from './printer-group-repository.ts';
-import type { PrinterActor } from './printer-service.ts';
+import type { PrinterActor } from './printer-actor.ts';
 
 /**
  * Power groups for admins (issue 20): list, add, edit, delete. Every write is audited

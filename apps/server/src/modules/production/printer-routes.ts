@@ -9,8 +9,9 @@ import {
   printerUpdateInputSchema,
 } from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
+import type { PrinterActor } from './printer-actor.ts';
 import { registerPrinterGroupRoutes } from './printer-group-routes.ts';
-import { printerIdParams, type PrinterActor, type PrinterService } from './printer-service.ts';
+import { printerIdParams, type PrinterService } from './printer-service.ts';
 
 function actorOf(request: FastifyRequest): PrinterActor {
   const admin = requireAdmin(request);

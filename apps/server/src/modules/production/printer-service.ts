@@ -12,14 +12,10 @@ import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { BuildVolume, BuildVolumes } from '../designs/build-volume.ts';
+import type { PrinterActor } from './printer-actor.ts';
 import type { PrinterDriverFactory } from './printer-driver.ts';
 import { createPrinterGroupService } from './printer-group-service.ts';
 import type { PrinterFields, PrinterRepository, PrinterRow } from './printer-repository.ts';
-
-export interface PrinterActor {
-  readonly id: string;
-  readonly requestId?: string;
-}
 
 /** The fields of an edit, where the connection's secret may be missing (kept from the stored one). */
 export interface PrinterUpdate extends Omit<PrinterFields, 'connection'> {

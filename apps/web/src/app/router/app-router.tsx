@@ -2,13 +2,9 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { REDIRECTS, ROUTES, UNKNOWN_PATH_TARGET, type RouteDef } from '@layerline/contracts';
 import { RootLayout } from '../shell/RootLayout.tsx';
 import { RouteErrorPage } from './RouteErrorPage.tsx';
+import type { RouteHandle } from './route-handle.ts';
 import { ROUTE_PAGES } from './route-pages.ts';
 import { RoutePage } from './RoutePage.tsx';
-
-/** What the layout needs to know about the matched route (read with useMatches). */
-export interface RouteHandle {
-  route: RouteDef;
-}
 
 function tableRoute(route: RouteDef & { path: keyof typeof ROUTE_PAGES }): RouteObject {
   const handle: RouteHandle = { route };

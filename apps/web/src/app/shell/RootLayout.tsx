@@ -6,7 +6,7 @@ import { captureAffiliateRef } from '../affiliate-ref.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { MonitoringLoader } from '../monitoring/MonitoringLoader.tsx';
 import { decideAccess } from '../router/access.ts';
-import type { RouteHandle } from '../router/app-router.tsx';
+import type { RouteHandle } from '../router/route-handle.ts';
 import { TourProvider } from '../tour/TourProvider.tsx';
 import { SideNav } from './SideNav.tsx';
 import { SiteFooter } from './SiteFooter.tsx';

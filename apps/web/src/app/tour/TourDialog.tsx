@@ -11,7 +11,7 @@ import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { TOUR_STEPS, UI_TIMING } from '@layerline/contracts';
-import { useTour } from './TourProvider.tsx';
+import { useTour } from './tour-context.ts';
 
 /**
  * The tour dialog. It sits low on the screen with a light backdrop so the page each step

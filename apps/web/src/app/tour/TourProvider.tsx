@@ -1,35 +1,12 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { TOUR_STEPS, UI_TIMING } from '@layerline/contracts';
 import { useAuth } from '../auth/AuthProvider.tsx';
+import { TourContext, type TourApi } from './tour-context.ts';
 
 // The dialog's code loads the first time the tour opens: most visits never take the tour.
 const TourDialog = lazy(() => import('./TourDialog.tsx').then((module) => ({ default: module.TourDialog })));
 
-/** The guided tour (§2, §4): open/closed, step 0–6, auto-advance on/off. */
-export interface TourApi {
-  open: boolean;
-  step: number;
-  autoAdvance: boolean;
-  start(): void;
-  next(): void;
-  previous(): void;
-  /** Finish or close: both end the tour and reset it to step 0. */
-  close(): void;
-  setAutoAdvance(on: boolean): void;
-}
-
-const TourContext = createContext<TourApi | null>(null);
 const LAST_STEP = TOUR_STEPS.length - 1;
 
 export function TourProvider({ children }: { children: ReactNode }) {
@@ -90,10 +67,4 @@ export function TourProvider({ children }: { children: ReactNode }) {
       ) : null}
     </TourContext>
   );
-}
-
-export function useTour(): TourApi {
-  const context = useContext(TourContext);
-  if (!context) throw new Error('useTour must be used within a TourProvider');
-  return context;
 }

@@ -15,7 +15,7 @@ import ViewInArOutlinedIcon from '@mui/icons-material/ViewInArOutlined';
 import { useDashboardOverview } from '../../../api/dashboard.ts';
 import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { takeTourPending } from '../../../app/tour/first-visit.ts';
-import { useTour } from '../../../app/tour/TourProvider.tsx';
+import { useTour } from '../../../app/tour/tour-context.ts';
 import { OnboardingChecklist } from '../../../components/OnboardingChecklist.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { StatCard } from '../../../components/StatCard.tsx';
