@@ -82,7 +82,10 @@ export function createWebhookDeliveryRepository(db: Database) {
     if (deliveries.length === 0) return [];
     const rank = new Map(deliveries.map((delivery, index) => [delivery.outboxId, index]));
     return db.transaction(async (tx) => {
-      const inserted = await tx.insert(webhookDelivery).values([...deliveries]).onConflictDoNothing({ target: webhookDelivery.outboxId }).returning();
+      // No conflict target: both unique keys (the outbox id and the event id made from it) are
+      // arbiters. With the outbox id alone, two concurrent inserts of one announcement deadlock in
+      // PostgreSQL on the event id's index, which is not part of the speculative insertion.
+      const inserted = await tx.insert(webhookDelivery).values([...deliveries]).onConflictDoNothing().returning();
       inserted.sort((a, b) => rank.get(a.outboxId)! - rank.get(b.outboxId)!);
       // The creation is 1 whenever it is recorded; the order's other events count on from 2.
       const later = new Map<string, WebhookDeliveryRow[]>();
