@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { claim, claimPart, claimPhoto, order, orderEvent, printer, printJob, shipment, user } from '../../db/schema.ts';
+import { claim, claimPart, claimPhoto, order, printer, printJob, user } from '../../db/schema.ts';
 
 export type ClaimRow = typeof claim.$inferSelect;
 
@@ -90,9 +90,10 @@ export function createClaimsRepository(db: Database) {
           ownerId: order.ownerId,
           externalId: order.externalId,
           status: order.status,
-          shippedAt: sql<Date | null>`(SELECT min(${orderEvent.createdAt}) FROM ${orderEvent} WHERE ${orderEvent.orderId} = ${order.id} AND ${orderEvent.toStatus} = 'shipped')`.mapWith(nullableDate),
-          deliveredAt: sql<Date | null>`(SELECT min(${orderEvent.createdAt}) FROM ${orderEvent} WHERE ${orderEvent.orderId} = ${order.id} AND ${orderEvent.toStatus} = 'delivered')`.mapWith(nullableDate),
-          promisedAt: sql<Date | null>`(SELECT max(coalesce(${shipment.shippedAt}, ${shipment.createdAt}) + coalesce((${shipment.rate}->>'estimatedDays')::int, 0) * interval '1 day') FROM ${shipment} WHERE ${shipment.orderId} = ${order.id} AND ${shipment.status} IN ('purchased', 'in_transit', 'delivered'))`.mapWith(nullableDate),
+          // Raw names: inside a subquery drizzle would leave the outer order's columns unqualified.
+          shippedAt: sql<Date | null>`(SELECT extract(epoch FROM min(ev.created_at)) * 1000 FROM order_event ev WHERE ev.order_id = "order".id AND ev.to_status = 'shipped')`.mapWith(nullableDate),
+          deliveredAt: sql<Date | null>`(SELECT extract(epoch FROM min(ev.created_at)) * 1000 FROM order_event ev WHERE ev.order_id = "order".id AND ev.to_status = 'delivered')`.mapWith(nullableDate),
+          promisedAt: sql<Date | null>`(SELECT extract(epoch FROM max(coalesce(s.shipped_at, s.created_at) + coalesce((s.rate->>'estimatedDays')::int, 0) * interval '1 day')) * 1000 FROM shipment s WHERE s.order_id = "order".id AND s.status IN ('purchased', 'in_transit', 'delivered'))`.mapWith(nullableDate),
         })
         .from(order)
         .where(eq(order.id, orderId));
@@ -260,6 +261,7 @@ export function createClaimsRepository(db: Database) {
   };
 }
 
-const nullableDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string));
+/** A time read as epoch milliseconds (the same from PostgreSQL and PGlite, whatever their text form). */
+const nullableDate = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(Number(value)));
 
 export type ClaimsRepository = ReturnType<typeof createClaimsRepository>;

@@ -264,7 +264,8 @@ export function createPrintJobRepository(db: Database) {
                    spool_change = ${spoolChange === null ? null : JSON.stringify(spoolChange)}::jsonb,
                    assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
             WHERE id = ${jobId}::uuid AND status = 'queued'
-              AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
+              AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND (o.status IN ('accepted', 'in_production')
+                OR (o.status IN ('shipped', 'delivered') AND print_job.reprint_of IS NOT NULL)))
             RETURNING id, order_id
           ), started AS (
             UPDATE printer SET last_started_at = ${at.toISOString()}::timestamptz
