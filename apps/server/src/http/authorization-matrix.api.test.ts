@@ -409,6 +409,16 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/production/jobs/:id/spool-loaded', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/spool-loaded` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/production/orders/:id/pack', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/pack`, body: { message: '' } }) },
   { method: 'GET', url: '/api/admin/production/orders/:id/packing-slip.pdf', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/packing-slip.pdf` }) },
+  // claims (issue 24; docs/claims.md): a seller claims their own order (A's order is not delivered, and the matrix
+  // sends JSON, not the form: 415 once the order is known to be the caller's); admins decide. Claim routes on an
+  // id that does not exist (404): who sees which claim is tested in claims.api.test.ts.
+  { method: 'POST', url: '/api/orders/:id/claims', access: 'signed-in', objectParam: true, okStatuses: [415], noMassAssignment: 'a multipart form whose fields are checked strictly (claims.api.test.ts)', sample: (fx) => ({ url: `/api/orders/${fx.manualOrderId}/claims`, body: { kind: 'lost' } }) },
+  { method: 'GET', url: '/api/claims', access: 'signed-in', sample: () => ({ url: '/api/claims' }) },
+  { method: 'GET', url: '/api/claims/:id', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}` }) },
+  { method: 'GET', url: '/api/claims/:id/photos/:photoId', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}/photos/${RANDOM_UUID}` }) },
+  { method: 'GET', url: '/api/admin/claims', access: 'admin', sample: () => ({ url: '/api/admin/claims' }) },
+  { method: 'GET', url: '/api/admin/claims/stats', access: 'admin', sample: () => ({ url: '/api/admin/claims/stats' }) },
+  { method: 'POST', url: '/api/admin/claims/:id/decision', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/claims/${RANDOM_UUID}/decision`, body: { decision: 'decline', note: 'Matrix' } }) },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */

@@ -68,6 +68,8 @@ export async function registerClaimRoutes(app: FastifyInstance, deps: { claims: 
     },
     async (request, reply) => {
       const actor = actorOf(request);
+      // Who asks is checked before a byte of the upload is read.
+      await claims.assertClaimant(actor, request.params.id);
       const form = await readClaimForm(request);
       const parsed = claimInputSchema.safeParse(form.fields);
       if (!parsed.success) {

@@ -208,6 +208,12 @@ export function createClaimsService(deps: ClaimsDeps) {
   }
 
   return {
+    /** Refuses (404, as for a missing order) anyone but the order's seller and admins. */
+    async assertClaimant(actor: ClaimActor, orderId: string): Promise<void> {
+      const order = await repository.claimableOrder(orderId);
+      if (!order || (!actor.isAdmin && order.ownerId !== actor.id)) throw notFound('Order');
+    },
+
     /**
      * A seller's claim (admins file for a seller): the order's received parts it names, its photos
      * checked and stored first, then the claim, its parts and photos in one transaction; the photos
