@@ -129,3 +129,13 @@ export const claimStatsSchema = z.object({
   byMaterial: z.array(z.object({ material: z.string(), claims: z.number().int() })),
 });
 export type ClaimStats = z.infer<typeof claimStatsSchema>;
+
+/** What the order page's claim form offers: the parts the seller received, and whether a claim can be filed now. */
+export const claimOptionsSchema = z.object({
+  parts: z.array(z.object({ printJobId: z.string(), partName: z.string(), material: z.string(), colour: z.string() })),
+  /** Null when a claim can be filed now (of some kind); else why not, in words. */
+  blockedReason: z.string().nullable(),
+  /** The kinds a claim may be filed as now (a parcel still travelling can only be lost). */
+  kinds: z.array(z.enum(CLAIM_KINDS)),
+});
+export type ClaimOptions = z.infer<typeof claimOptionsSchema>;

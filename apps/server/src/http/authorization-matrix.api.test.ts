@@ -413,6 +413,7 @@ const MATRIX: readonly Entry[] = [
   // sends JSON, not the form: 415 once the order is known to be the caller's); admins decide. Claim routes on an
   // id that does not exist (404): who sees which claim is tested in claims.api.test.ts.
   { method: 'POST', url: '/api/orders/:id/claims', access: 'signed-in', objectParam: true, okStatuses: [415], noMassAssignment: 'a multipart form whose fields are checked strictly (claims.api.test.ts)', sample: (fx) => ({ url: `/api/orders/${fx.manualOrderId}/claims`, body: { kind: 'lost' } }) },
+  { method: 'GET', url: '/api/orders/:id/claim-options', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/orders/${fx.manualOrderId}/claim-options` }) },
   { method: 'GET', url: '/api/claims', access: 'signed-in', sample: () => ({ url: '/api/claims' }) },
   { method: 'GET', url: '/api/claims/:id', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}` }) },
   { method: 'GET', url: '/api/claims/:id/photos/:photoId', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}/photos/${RANDOM_UUID}` }) },

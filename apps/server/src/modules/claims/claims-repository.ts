@@ -47,6 +47,7 @@ export interface OrderJobRow {
   status: string;
   partName: string;
   material: string;
+  colour: string;
   printerId: string | null;
   printerName: string | null;
   sizeMm: { x: number; y: number; z: number };
@@ -112,6 +113,7 @@ export function createClaimsRepository(db: Database) {
           status: printJob.status,
           partName: printJob.partName,
           material: printJob.material,
+          colour: printJob.colour,
           printerId: printJob.printerId,
           printerName: printer.name,
           sizeMm: { x: printJob.sizeXMm, y: printJob.sizeYMm, z: printJob.sizeZMm },

@@ -9,6 +9,7 @@ import {
   claimInputSchema,
   claimListQuerySchema,
   claimListSchema,
+  claimOptionsSchema,
   claimSchema,
   claimStatsSchema,
 } from '@layerline/contracts';
@@ -78,6 +79,12 @@ export async function registerClaimRoutes(app: FastifyInstance, deps: { claims: 
       }
       return reply.status(201).send(await claims.file(actor, request.params.id, parsed.data, form.photos));
     },
+  );
+
+  api.get(
+    '/api/orders/:id/claim-options',
+    { schema: { tags, summary: 'What a claim on this order may name now: its received parts and the kinds open (or why none is)', params: idParams, response: { 200: claimOptionsSchema } } },
+    async (request) => claims.options(actorOf(request), request.params.id),
   );
 
   api.get(

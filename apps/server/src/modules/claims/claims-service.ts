@@ -11,11 +11,13 @@ import {
   type ClaimInput,
   type ClaimKind,
   type ClaimList,
+  type ClaimOptions,
   type ClaimListQuery,
   type ClaimStats,
   type ClaimStatus,
   type Shipment,
 } from '@layerline/contracts';
+import { CLAIM_KINDS } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
@@ -212,6 +214,23 @@ export function createClaimsService(deps: ClaimsDeps) {
     async assertClaimant(actor: ClaimActor, orderId: string): Promise<void> {
       const order = await repository.claimableOrder(orderId);
       if (!order || (!actor.isAdmin && order.ownerId !== actor.id)) throw notFound('Order');
+    },
+
+    /** What the claim form offers for an order: its received parts, the kinds open now, or why none is. */
+    async options(actor: ClaimActor, orderId: string): Promise<ClaimOptions> {
+      const order = await repository.claimableOrder(orderId);
+      if (!order || (!actor.isAdmin && order.ownerId !== actor.id)) throw notFound('Order');
+      const parts = receivedParts(await repository.jobsOfOrder(orderId)).map((job) => ({ printJobId: job.id, partName: job.partName, material: job.material, colour: job.colour }));
+      const kinds = CLAIM_KINDS.filter((kind) => windowProblem(order, kind) === null);
+      const open = await repository.hasOpenClaim(orderId);
+      const blockedReason = open
+        ? 'This order has a claim waiting for review'
+        : parts.length === 0
+          ? 'This order has no printed parts to claim'
+          : kinds.length === 0
+            ? windowProblem(order, 'lost')
+            : null;
+      return { parts, blockedReason, kinds: blockedReason ? [] : kinds };
     },
 
     /**
