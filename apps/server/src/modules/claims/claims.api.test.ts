@@ -160,6 +160,10 @@ describe('filing a claim', () => {
   });
 
   it('files a claim with photos stripped of their metadata, on the timeline, emailed and sent as a webhook', async () => {
+    const options = (await seller.get(`/api/orders/${orderId}/claim-options`)).body;
+    expect(options).toMatchObject({ blockedReason: null, kinds: ['damaged', 'lost', 'misprinted'] });
+    expect(options.parts.map((part: any) => part.printJobId).sort()).toEqual([...partIds].sort());
+    expect((await stranger.get(`/api/orders/${orderId}/claim-options`)).status).toBe(404);
     const filed = await fileClaim(seller, orderId, { kind: 'damaged', description: 'The lid arrived cracked', partIds: [partIds[0]!] }, [
       { bytes: await photoWithExif(), name: 'IMG_0001.JPG' },
     ]);
@@ -180,6 +184,7 @@ describe('filing a claim', () => {
 
     const again = await fileClaim(seller, orderId, { kind: 'lost', description: 'Twice', partIds }, []);
     expect(again.status).toBe(409);
+    expect((await seller.get(`/api/orders/${orderId}/claim-options`)).body).toMatchObject({ blockedReason: 'This order has a claim waiting for review', kinds: [] });
 
     const order = (await seller.get(`/api/orders/${orderId}`)).body;
     expect(order.status).toBe('delivered');
