@@ -2,22 +2,23 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import {
   CLAIM_KIND_LABELS,
+  CLAIM_KINDS,
   CLAIM_KINDS_NEEDING_PHOTOS,
   CLAIM_PHOTO_MAX_COUNT,
   CLAIM_STATUS_LABELS,
   CLAIM_WINDOW_DAYS,
+  formatCents,
   type Claim,
   type ClaimDecisionInput,
   type ClaimInput,
   type ClaimKind,
   type ClaimList,
-  type ClaimOptions,
   type ClaimListQuery,
+  type ClaimOptions,
   type ClaimStats,
   type ClaimStatus,
   type Shipment,
 } from '@layerline/contracts';
-import { CLAIM_KINDS } from '@layerline/contracts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
@@ -329,7 +330,7 @@ export function createClaimsService(deps: ClaimsDeps) {
         } else if (input.decision === 'refund') {
           const refunded = await deps.refund(actor, row.orderId, id, input.amountCents, input.note || `Claim on order ${row.orderNumber}`);
           await repository.setRefund(id, refunded);
-          detail = `${(refunded / 100).toFixed(2)} refunded to your card.${input.note ? ` ${input.note}` : ''}`;
+          detail = `${formatCents(refunded)} refunded to your card.${input.note ? ` ${input.note}` : ''}`;
         }
       } catch (error) {
         await repository.reopen(id, status);

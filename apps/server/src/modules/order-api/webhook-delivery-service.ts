@@ -280,7 +280,7 @@ export function createWebhookDeliveryService(deps: {
     });
   }
 
-  /** A money event of an order (stored once under `key`, numbered in its order's sequence) and its job. */
+  /** An order's event besides its status changes, money or a claim (stored once under `key`, numbered in its order's sequence) and its job. */
   async function announceMoney(
     ownerId: string,
     orderId: string,
