@@ -33,15 +33,22 @@ async function readClaimForm(request: FastifyRequest): Promise<{ fields: unknown
   if (!request.isMultipart()) throw new AppError('unsupported-media-type', 'Send the claim as multipart/form-data');
   const fields: { kind?: string; description?: string; partIds: string[] } = { partIds: [] };
   const photos: UploadedPhoto[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'photos') throw new AppError('bad-request', `Unknown file field "${part.fieldname}"; attach photos in "photos"`);
-      photos.push({ fileName: part.filename, bytes: await part.toBuffer() });
-    } else if (typeof part.value === 'string') {
-      if (part.fieldname === 'partIds') fields.partIds.push(part.value);
-      else if (part.fieldname === 'kind' || part.fieldname === 'description') fields[part.fieldname] = part.value;
-      else throw new AppError('bad-request', `Unknown field "${part.fieldname}"`);
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'photos') throw new AppError('bad-request', `Unknown file field "${part.fieldname}"; attach photos in "photos"`);
+        photos.push({ fileName: part.filename, bytes: await part.toBuffer() });
+      } else if (typeof part.value === 'string') {
+        if (part.fieldname === 'partIds') fields.partIds.push(part.value);
+        else if (part.fieldname === 'kind' || part.fieldname === 'description') fields[part.fieldname] = part.value;
+        else throw new AppError('bad-request', `Unknown field "${part.fieldname}"`);
+      }
     }
+  } catch (error) {
+    // The parser's own refusals (limits) carry their 4xx; a body that ends mid-form is the client's fault too.
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (error instanceof AppError || (typeof status === 'number' && status < 500)) throw error;
+    throw new AppError('bad-request', `The form could not be read: ${(error as Error).message}`);
   }
   return { fields, photos };
 }

@@ -141,6 +141,31 @@ describe('filing a claim', () => {
     expect(await claimCount()).toBe(before);
   });
 
+  it('answers a broken or oversized form with a 4xx, never a 5xx', async () => {
+    const post = (body: string | FormData, contentType?: string) =>
+      fetch(new URL(`/api/orders/${orderId}/claims`, t.baseUrl), {
+        method: 'POST',
+        headers: { cookie: seller.cookieHeader(), origin: t.baseUrl, 'sec-fetch-site': 'same-origin', ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
+      });
+    const truncated = await post('--x\r\nContent-Disposition: form-data; name="kind"\r\n\r\nlost', 'multipart/form-data; boundary=x');
+    expect(truncated.status).toBeGreaterThanOrEqual(400);
+    expect(truncated.status).toBeLessThan(500);
+    expect(await truncated.json()).toHaveProperty('error');
+    const json = await post(JSON.stringify({ kind: 'lost' }), 'application/json');
+    expect(json.status).toBe(415);
+    const many = new FormData();
+    many.append('kind', 'damaged');
+    many.append('description', 'Many');
+    many.append('partIds', partIds[0]!);
+    const photo = await photoWithExif();
+    for (let i = 0; i < 7; i++) many.append('photos', new Blob([new Uint8Array(photo)]), `p${i}.jpg`);
+    const tooMany = await post(many);
+    expect(tooMany.status).toBe(413);
+    const before = await claimCount();
+    expect(before).toBe(0);
+  });
+
   it('lets only the order’s seller claim it: another seller’s order answers like a missing one', async () => {
     const foreign = await fileClaim(stranger, orderId, { kind: 'lost', description: 'Not mine', partIds }, []);
     expect(foreign.status).toBe(404);
