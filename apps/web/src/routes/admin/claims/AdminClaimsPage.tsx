@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
 import {
   CLAIM_KIND_LABELS,
   CLAIM_STATUS_LABELS,
@@ -81,7 +82,10 @@ function ClaimCard({ claim }: { claim: Claim }) {
           <ClaimStatusChip status={claim.status} />
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {claim.sellerName} · filed {dateTime(claim.createdAt)}
+          {claim.sellerName} · filed {dateTime(claim.createdAt)} ·{' '}
+          <Link component={RouterLink} to={`/admin-orders?order=${claim.orderId}`}>
+            Open the order
+          </Link>
         </Typography>
         <Typography sx={{ my: 1 }}>{claim.description}</Typography>
         {claim.photos.length > 0 ? (

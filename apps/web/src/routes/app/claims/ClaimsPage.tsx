@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
@@ -9,6 +10,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
 import { CLAIM_KIND_LABELS, formatCents } from '@layerline/contracts';
 import { useClaims } from '../../../api/claims.ts';
 import { PageHeading } from '../../../components/PageHeading.tsx';
@@ -45,7 +47,11 @@ export default function ClaimsPage() {
             <TableBody>
               {items.map((claim) => (
                 <TableRow key={claim.id} data-testid="claim-row">
-                  <TableCell>{claim.orderNumber}</TableCell>
+                  <TableCell>
+                    <Link component={RouterLink} to={`/orders?order=${claim.orderId}`}>
+                      {claim.orderNumber}
+                    </Link>
+                  </TableCell>
                   <TableCell>{date(claim.createdAt)}</TableCell>
                   <TableCell>
                     {CLAIM_KIND_LABELS[claim.kind]}
