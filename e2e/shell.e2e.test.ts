@@ -203,6 +203,7 @@ describe('header and navigation', () => {
       'Submit Order',
       'Fulfillment History',
       'Billing',
+      'Claims',
       'Account Settings',
     ];
     expect((await sideNav('seller', '/dashboard')).links).toEqual(seller);
@@ -223,6 +224,7 @@ describe('header and navigation', () => {
       'Design Files',
       'Affiliates',
       'Email Outbox',
+      'Claims',
     ]);
     expect(admin.hrefs).toEqual([
       '/admin',
@@ -234,6 +236,7 @@ describe('header and navigation', () => {
       '/admin-print-configs',
       '/affiliates',
       '/admin-outbox',
+      '/admin-claims',
     ]);
   });
 

@@ -73,6 +73,8 @@ import { createNotificationRepository } from './modules/notifications/notificati
 import { createNotificationService } from './modules/notifications/notification-service.ts';
 import { createAffiliateRepository } from './modules/affiliates/affiliate-repository.ts';
 import { createAffiliateService } from './modules/affiliates/affiliate-service.ts';
+import { createClaimsRepository } from './modules/claims/claims-repository.ts';
+import { createClaimsService } from './modules/claims/claims-service.ts';
 
 /** Where the Stripe SDK sends requests: Stripe itself, or (tests) a local fake at STRIPE_API_URL. */
 function stripeHostOf(apiUrl: string | null): { host?: string; port?: number; protocol?: 'http' | 'https' } {
@@ -512,6 +514,22 @@ export function createAppContext(
       });
     }
   }
+  // claims (issue 24; docs/claims.md): sellers claim damaged, lost or misprinted parts; an admin decides a free
+  // reprint (production's reprint, shipping's replacement label), a refund (payments) or a decline.
+  const claims = createClaimsService({
+    repository: createClaimsRepository(db),
+    storage,
+    audit,
+    timeline: (orderId, actor, reason) => orders.addTimelineEvent(orderId, actor, reason),
+    reprint: (orderId, jobIds, adminId, reason) => production.reprintParts(orderId, jobIds, { kind: 'admin', id: adminId }, reason),
+    replacementLabels: (actor, orderId, parts) => shipping.labels.buyReplacementLabels(actor, orderId, parts),
+    refund: (actor, orderId, claimId, amountCents, reason) => payments.refundForClaim(actor, orderId, claimId, amountCents, reason),
+    email: async (userId, dedupeKey, vars) => {
+      await notifications.notify({ userId, template: 'claim_updated', vars, dedupeKey });
+    },
+    announce: (ownerId, orderId, step, claim) => orderApiModule.webhookDeliveries.announceClaim(ownerId, orderId, step, claim),
+    siteUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -579,6 +597,7 @@ export function createAppContext(
     /** The farm's Discord alerts; the payments module raises `farmAlerts.alert({ kind: 'payment_failed', … })`. */
     farmAlerts,
     affiliates,
+    claims,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).

@@ -39,6 +39,7 @@ export const ROUTES = [
   { path: '/orders', title: 'Orders', access: 'signed-in' },
   { path: '/billing', title: 'Billing', access: 'signed-in' },
   { path: '/billing/authenticate/:chargeId', title: 'Confirm a Payment', access: 'signed-in' },
+  { path: '/claims', title: 'Claims', access: 'signed-in' },
   { path: '/connect-store', title: 'Connect Store', access: 'beta' },
   { path: '/link-listings', title: 'Link Listings', access: 'beta' },
   { path: '/affiliate-links', title: 'Affiliate Links', access: 'beta' },
@@ -51,6 +52,7 @@ export const ROUTES = [
   { path: '/admin-printers', title: 'Printers', access: 'admin' },
   { path: '/admin-production', title: 'Production', access: 'admin' },
   { path: '/admin-outbox', title: 'Email Outbox', access: 'admin' },
+  { path: '/admin-claims', title: 'Claims Queue', access: 'admin' },
 ] as const satisfies readonly RouteDef[];
 
 export type AppPath = (typeof ROUTES)[number]['path'];

@@ -29,6 +29,7 @@ import { registerFulfillmentRoutes } from '../modules/fulfillment/fulfillment-ro
 import { registerShippingRoutes } from '../modules/shipping/shipping-routes.ts';
 import { registerDiscordRoutes } from '../modules/notifications/discord-routes.ts';
 import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.ts';
+import { registerClaimRoutes } from '../modules/claims/claims-routes.ts';
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
 import { AppError } from '../errors.ts';
@@ -209,6 +210,7 @@ export async function buildHttpServer(
   await registerNotificationRoutes(app, { notifications: context.notifications });
   registerDiscordRoutes(app, { farmAlerts: context.farmAlerts });
   registerAffiliateRoutes(app, { affiliates: context.affiliates });
+  await app.register(async (scope) => registerClaimRoutes(scope, { claims: context.claims }));
   await registerApiReference(app);
 
   await registerWebApp(app, config.webDistDir);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRouteTable, routeId, type Excluded, type RouteKey } from '../../test/route-table.ts';
 import { startTestApp, uniqueEmail, type SignedInClient, type TestApp } from '../../test/test-app.ts';
+import { eq } from 'drizzle-orm';
+import { order as orderTable, orderEvent, orderItem, printJob } from '../db/schema.ts';
 import { sandboxPaymentMethodFor } from '../integrations/sandbox-payments/sandbox-payments.ts';
 
 /*
@@ -41,6 +43,8 @@ interface Sample {
   readonly body?: Record<string, unknown>;
   /** multipart upload of this model file, in the field `file` */
   readonly upload?: string;
+  /** multipart form fields (a field repeated for each value of a list) */
+  readonly form?: Readonly<Record<string, string | readonly string[]>>;
 }
 
 interface Entry extends RouteKey {
@@ -101,6 +105,8 @@ interface Fixtures {
     webhookEndpoint(who: Who): Promise<void>;
     /** A delivery of A's, settled (the sink refuses it). */
     webhookDelivery(): Promise<string>;
+    /** A delivered order of A's with one printed part (a claim may be filed on it). */
+    deliveredOrder(): Promise<{ orderId: string; partId: string }>;
   };
 }
 
@@ -409,6 +415,23 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/production/jobs/:id/spool-loaded', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/spool-loaded` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/production/orders/:id/pack', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/pack`, body: { message: '' } }) },
   { method: 'GET', url: '/api/admin/production/orders/:id/packing-slip.pdf', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/packing-slip.pdf` }) },
+  // claims (issue 24; docs/claims.md): a seller claims their own order (A's order is not delivered, and the matrix
+  // sends JSON, not the form: 415 once the order is known to be the caller's); admins decide. Claim routes on an
+  // id that does not exist (404): who sees which claim is tested in claims.api.test.ts.
+  {
+    method: 'POST', url: '/api/orders/:id/claims', access: 'signed-in', objectParam: true, fresh: true, noMassAssignment: 'a multipart form whose fields are checked strictly (claims.api.test.ts)',
+    sample: async (fx) => {
+      const delivered = await fx.fresh.deliveredOrder();
+      return { url: `/api/orders/${delivered.orderId}/claims`, form: { kind: 'lost', description: 'Matrix', partIds: [delivered.partId] } };
+    },
+  },
+  { method: 'GET', url: '/api/orders/:id/claim-options', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/orders/${fx.manualOrderId}/claim-options` }) },
+  { method: 'GET', url: '/api/claims', access: 'signed-in', sample: () => ({ url: '/api/claims' }) },
+  { method: 'GET', url: '/api/claims/:id', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}` }) },
+  { method: 'GET', url: '/api/claims/:id/photos/:photoId', access: 'signed-in', okStatuses: [404], sample: () => ({ url: `/api/claims/${RANDOM_UUID}/photos/${RANDOM_UUID}` }) },
+  { method: 'GET', url: '/api/admin/claims', access: 'admin', sample: () => ({ url: '/api/admin/claims' }) },
+  { method: 'GET', url: '/api/admin/claims/stats', access: 'admin', sample: () => ({ url: '/api/admin/claims/stats' }) },
+  { method: 'POST', url: '/api/admin/claims/:id/decision', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/claims/${RANDOM_UUID}/decision`, body: { decision: 'decline', note: 'Matrix' } }) },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
@@ -486,6 +509,10 @@ async function send(entry: Entry, w: Who, s: Sample, extra: Record<string, strin
   if (s.upload) {
     const form = new FormData();
     form.append('file', new Blob([fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
+    body = form;
+  } else if (s.form) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(s.form)) for (const each of [value].flat()) form.append(name, each);
     body = form;
   } else if (s.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -719,6 +746,29 @@ beforeAll(async () => {
       etsyReceipt,
       webhookEndpoint: async (w) => {
         if (w.client && w.role !== 'sellerB') await expectOk(w.client.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${w.role}` }, {}), 'webhook endpoint');
+      },
+      // The farm and the carrier are not part of this suite: the order is moved to delivered and its part marked
+      // printed in the database, as the farm and the tracking pass would leave them.
+      deliveredOrder: async () => {
+        const orderId = (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id as string;
+        await t.context.orders.announcementsSettled();
+        const db = t.context.db;
+        const [item] = await db.select().from(orderItem).where(eq(orderItem.orderId, orderId));
+        const [made] = await db.select({ id: printJob.id }).from(printJob).where(eq(printJob.orderId, orderId));
+        let partId = made?.id;
+        if (partId) await db.update(printJob).set({ status: 'qc_passed', qcBy: 'autopilot' }).where(eq(printJob.orderId, orderId));
+        else {
+          const [inserted] = await db.insert(printJob).values({
+            orderId, orderItemId: item!.id, ownerId: A.userId, partIndex: 0, copy: 1, partName: 'Matrix part', designId: cube.id, printConfigId: cube.printConfigs[0].id,
+            modelKey: 'matrix', material: 'PLA', colour: 'any', nozzleMm: 0.4, sizeXMm: 20, sizeYMm: 20, sizeZMm: 20, grams: 5, printSeconds: 600,
+            status: 'qc_passed', qcBy: 'autopilot', placedAt: new Date(),
+          }).returning({ id: printJob.id });
+          partId = inserted!.id;
+        }
+        const [current] = await db.select({ status: orderTable.status }).from(orderTable).where(eq(orderTable.id, orderId));
+        await db.update(orderTable).set({ status: 'delivered' }).where(eq(orderTable.id, orderId));
+        await db.insert(orderEvent).values({ orderId, fromStatus: current!.status, toStatus: 'delivered', actorKind: 'system', reason: 'Matrix fixture' });
+        return { orderId, partId };
       },
       webhookDelivery: async () => {
         // The DELETE entry may have removed A's endpoint: set it first.

@@ -19,6 +19,7 @@ export interface TemplateVars {
   order_price_adjusted: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
   order_shipped: { orderNumber: VarValue; carrier: VarValue; trackingNumber: VarValue; trackingUrl: VarValue; orderUrl: VarValue };
   order_delivered: { orderNumber: VarValue; orderUrl: VarValue };
+  claim_updated: { orderNumber: VarValue; kind: VarValue; status: VarValue; detail: VarValue; claimsUrl: VarValue };
   affiliate_earning: { amount: VarValue; orderNumber: VarValue; referredSeller: VarValue; affiliateLinksUrl: VarValue };
   weekly_summary: { weekOf: VarValue; ordersReceived: VarValue; ordersShipped: VarValue; amountCharged: VarValue; dashboardUrl: VarValue };
 }
@@ -105,6 +106,14 @@ const TEMPLATES: Readonly<Record<ProductTemplate, Template>> = {
   order_delivered: {
     subject: 'Order {{orderNumber}} was delivered',
     blocks: [p('The carrier delivered order {{orderNumber}}.'), button('Open the order', '{{orderUrl}}')],
+  },
+  claim_updated: {
+    subject: 'Your claim on order {{orderNumber}}: {{status}}',
+    blocks: [
+      p('Your claim on order {{orderNumber}} ({{kind}}) is now: {{status}}.'),
+      facts(['Order', '{{orderNumber}}'], ['Claim', '{{kind}}'], ['Status', '{{status}}'], ['Details', '{{detail}}']),
+      button('See your claims', '{{claimsUrl}}'),
+    ],
   },
   affiliate_earning: {
     subject: 'You earned {{amount}} on order {{orderNumber}}',

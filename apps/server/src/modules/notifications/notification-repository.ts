@@ -230,7 +230,8 @@ export function createNotificationRepository(db: Database) {
           UNION ALL
           SELECT o.owner_id, 0, 1, NULL, 0
             FROM order_event e JOIN "order" o ON o.id = e.order_id
-            WHERE e.to_status = 'shipped' AND e.created_at >= ${from} AND e.created_at < ${to}
+            -- A step that changes no status (a claim on a shipped order, docs/claims.md) is no shipment.
+            WHERE e.to_status = 'shipped' AND e.from_status IS DISTINCT FROM e.to_status AND e.created_at >= ${from} AND e.created_at < ${to}
           UNION ALL
           SELECT c.owner_id, 0, 0, c.currency, c.amount_cents - c.refunded_cents
             FROM charge c WHERE c.status IN ('succeeded', 'refunded') AND c.created_at >= ${from} AND c.created_at < ${to}

@@ -173,6 +173,16 @@ const shippedOrder = {
 } satisfies PublicOrder;
 
 const DELIVERED_AT = '2025-03-20T16:02:11.000Z';
+const EXAMPLE_CLAIM = {
+  id: '0b7e3c1a-2f4d-4e5b-9a8c-7d6e5f4a3b2c',
+  kind: 'damaged' as const,
+  status: 'open' as const,
+  description: 'The lid arrived cracked',
+  partIds: ['a3c1e2d4-5b6f-4a7e-8d9c-0b1a2c3d4e5f'],
+  decisionNote: '',
+  refundCents: null,
+};
+
 /** Order 1001 at the end: delivered, its whole timeline. */
 const deliveredOrder = {
   ...shippedOrder,
@@ -367,6 +377,30 @@ export const webhookEventExamples = {
         sequence: 8,
         createdAt: '2025-03-20T16:30:00.330Z',
         data: { deliveredAt: DELIVERED_AT, order: deliveredOrder },
+      },
+    },
+  },
+  'order.claim_filed': {
+    filed: {
+      summary: 'A part arrived damaged',
+      value: {
+        id: 'evt_4b1f0c2d9e8a4f7b8c6d5e4f3a2b1c0d',
+        type: 'order.claim_filed',
+        sequence: 9,
+        createdAt: '2025-03-22T10:04:12.118Z',
+        data: { claim: EXAMPLE_CLAIM, order: deliveredOrder },
+      },
+    },
+  },
+  'order.claim_decided': {
+    reprint: {
+      summary: 'Decided as a free reprint',
+      value: {
+        id: 'evt_7d6c5b4a39284f1e8d7c6b5a49382716',
+        type: 'order.claim_decided',
+        sequence: 10,
+        createdAt: '2025-03-22T14:30:00.000Z',
+        data: { claim: { ...EXAMPLE_CLAIM, status: 'reprint', decisionNote: 'Cracked in transit: printed again' }, order: deliveredOrder },
       },
     },
   },

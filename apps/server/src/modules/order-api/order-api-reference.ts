@@ -65,6 +65,16 @@ const EVENTS: Record<WebhookEventType, { summary: string; description: string }>
     description:
       'The order moved to `delivered`; `deliveredAt` is its last parcel’s delivery. Sent besides its `order.status_changed`.',
   },
+  'order.claim_filed': {
+    summary: 'A claim was filed on an order',
+    description:
+      'You (or an admin for you) filed a claim on the order: parts arrived damaged or misprinted, or the parcel never came. `claim.status` is `open` until the print farm decides (docs/claims.md).',
+  },
+  'order.claim_decided': {
+    summary: 'A claim on an order was decided',
+    description:
+      'The print farm decided a claim: `reprint` (the parts are printed again and sent in a new parcel, free), `refunded` (`refundCents`; an `order.refunded` follows) or `declined` (`decisionNote` says why).',
+  },
 };
 
 /** The Standard Webhooks headers of every delivery (the guide at the top shows how to check them). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
+import { CLAIM_KINDS, CLAIM_STATUSES, ORDER_STATUSES, shippingAddressSchema } from '@layerline/contracts';
 
 /*
  * Request and response shapes of the order API and its settings (API keys, webhook endpoint).
@@ -130,6 +130,19 @@ const eventFields = <T extends string>(type: T) => ({
   createdAt: z.string(),
 });
 
+/** A claim on an order as its webhooks tell it (docs/claims.md). */
+const webhookClaimSchema = z.object({
+  id: z.string(),
+  kind: z.enum(CLAIM_KINDS),
+  status: z.enum(CLAIM_STATUSES),
+  description: z.string(),
+  /** The print jobs (parts) claimed. */
+  partIds: z.array(z.string()),
+  /** The admin's words with the decision ('' while open). */
+  decisionNote: z.string(),
+  refundCents: z.number().int().nullable(),
+});
+
 /** The body of every webhook we send, by `type` (docs/order-api.md). */
 export const webhookEventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -168,6 +181,14 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
   z.object({
     ...eventFields('order.delivered'),
     data: z.object({ deliveredAt: z.string(), order: publicOrderSchema }),
+  }),
+  z.object({
+    ...eventFields('order.claim_filed'),
+    data: z.object({ claim: webhookClaimSchema, order: publicOrderSchema }),
+  }),
+  z.object({
+    ...eventFields('order.claim_decided'),
+    data: z.object({ claim: webhookClaimSchema, order: publicOrderSchema }),
   }),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;

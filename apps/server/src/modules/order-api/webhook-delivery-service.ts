@@ -280,12 +280,12 @@ export function createWebhookDeliveryService(deps: {
     });
   }
 
-  /** A money event of an order (stored once under `key`, numbered in its order's sequence) and its job. */
+  /** An order's event besides its status changes, money or a claim (stored once under `key`, numbered in its order's sequence) and its job. */
   async function announceMoney(
     ownerId: string,
     orderId: string,
     key: string,
-    body: (order: PublicOrder) => Pick<Extract<WebhookEvent, { type: 'order.charged' | 'order.adjusted' | 'order.refunded' }>, 'type' | 'data'>,
+    body: (order: PublicOrder) => Pick<Extract<WebhookEvent, { type: 'order.charged' | 'order.adjusted' | 'order.refunded' | 'order.claim_filed' | 'order.claim_decided' }>, 'type' | 'data'>,
   ): Promise<void> {
     if (!(await endpoints.hasEndpoint(ownerId))) return;
     const order = (await orders.getMany([orderId])).get(orderId);
@@ -380,6 +380,12 @@ export function createWebhookDeliveryService(deps: {
         type: 'order.refunded',
         data: { refund: { id: refund.refundId, chargeId: refund.chargeId, amountCents: refund.amountCents, currency: refund.currency, reason: refund.reason }, order },
       }));
+    },
+
+    /** A claim filed or decided (docs/claims.md): one event per step of each claim (`step` names it). */
+    async announceClaim(ownerId: string, orderId: string, step: 'filed' | 'decided', claim: Extract<WebhookEvent, { type: 'order.claim_filed' }>['data']['claim']): Promise<void> {
+      const type = step === 'filed' ? 'order.claim_filed' : 'order.claim_decided';
+      await announceMoney(ownerId, orderId, `${type}:${claim.id}`, (order) => ({ type, data: { claim, order } }));
     },
 
     async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {

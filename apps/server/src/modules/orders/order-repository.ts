@@ -517,6 +517,23 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
       });
     },
 
+    /**
+     * A step on the order's timeline that is not a status change (a claim filed or decided, docs/claims.md):
+     * an event from its current status to the same, announced to no one (the step tells its own listeners).
+     */
+    async addTimelineEvent(orderId: string, event: { actor: EventActor; reason: string }): Promise<void> {
+      const [current] = await db.select({ status: order.status }).from(order).where(eq(order.id, orderId));
+      if (!current) return;
+      await db.insert(orderEvent).values({
+        orderId,
+        fromStatus: current.status,
+        toStatus: current.status,
+        actorKind: event.actor.kind,
+        actorId: event.actor.id,
+        reason: event.reason,
+      });
+    },
+
     /** Announcements still unannounced `olderThanMs` after their change, oldest first, with their order's owner and channel. */
     async unannounced(olderThanMs: number, limit: number): Promise<AnnouncementRow[]> {
       return db

@@ -441,6 +441,8 @@ export function createOrderService(deps: {
     /** Drops announcements older than `before` that were made (the sweep's housekeeping). */
     pruneAnnounced: (before: Date) => repository.pruneAnnounced(before),
     tryTransition,
+    /** Puts a step that changes no status on the order's timeline (claims: docs/claims.md). */
+    addTimelineEvent: (orderId: string, actor: EventActor, reason: string) => repository.addTimelineEvent(orderId, { actor, reason }),
     matchSkus,
     matchSkusLabelled,
 

@@ -761,6 +761,23 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     },
 
     /**
+     * A claim decided as a refund (docs/claims.md): the order's paid charge refunded by `amountCents`
+     * (absent: all that is left), once per claim whatever the retries (`claimId` names the refund).
+     * Returns the amount refunded; told on Billing, by email and webhook as every refund is.
+     */
+    async refundForClaim(admin: PaymentActor, orderId: string, claimId: string, amountCents: number | undefined, reason: string): Promise<number> {
+      if (!admin.isAdmin) throw forbidden('Only admins refund charges');
+      const { live } = await repository.orderCharges(orderId);
+      if (!live?.paymentIntentId || !['succeeded', 'refunded'].includes(live.status))
+        throw new AppError('conflict', 'This order has no paid charge to refund');
+      const amount = amountCents ?? live.amountCents - live.refundedCents;
+      if (amount <= 0) throw new AppError('conflict', 'This order’s charge is refunded in full already');
+      await audit.record({ actorId: admin.id, targetUserId: live.ownerId, action: 'payments.refund', detail: { chargeId: live.id, amountCents: amount, claimId } });
+      await refundCharge(live, amount, reason, `claim:${claimId}`);
+      return amount;
+    },
+
+    /**
      * The orders' announcements, before the farm hears them: an order released to production is
      * charged (the farm makes jobs only for paid orders: `paidOrders`), a charged order cancelled
      * before it printed is refunded. Throws when some could not be asked (the batch is announced again).

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import {
   PRINT_JOB_ON_PRINTER,
   type PrintJobStatus,
@@ -178,7 +178,12 @@ export function createPrintJobRepository(db: Database) {
       const placeable = and(
         eq(printJob.status, 'queued'),
         isNotNull(printJob.fileKind),
-        inArray(order.status, ['accepted', 'in_production']),
+        or(
+          inArray(order.status, ['accepted', 'in_production']),
+          // A claim's reprint (docs/claims.md) prints for an order already shipped or delivered; nothing
+          // else is queued for one.
+          and(inArray(order.status, ['shipped', 'delivered']), isNotNull(printJob.reprintOf)),
+        ),
       );
       return db
         .select({
@@ -259,7 +264,8 @@ export function createPrintJobRepository(db: Database) {
                    spool_change = ${spoolChange === null ? null : JSON.stringify(spoolChange)}::jsonb,
                    assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
             WHERE id = ${jobId}::uuid AND status = 'queued'
-              AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
+              AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND (o.status IN ('accepted', 'in_production')
+                OR (o.status IN ('shipped', 'delivered') AND print_job.reprint_of IS NOT NULL)))
             RETURNING id, order_id
           ), started AS (
             UPDATE printer SET last_started_at = ${at.toISOString()}::timestamptz

@@ -16,7 +16,7 @@ import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { OrderStatusChangeEvent } from '../orders/order-service.ts';
 import { ANY_COLOUR, priorityKey, unplaceable, type PlannerPrinter } from './dispatch-planner.ts';
 import { plannerJobOf, plannerPrinterOf, type FarmDispatcher } from './farm-dispatcher.ts';
-import { latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
+import { actorIdOf, latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
 import type { PackingSlipInput } from './packing-slip.ts';
 import type { JobWithNames, NewPrintJob, OrderPartRow, PrintJobRepository } from './print-job-repository.ts';
 import type { PrinterRepository } from './printer-repository.ts';
@@ -228,8 +228,34 @@ export function createProductionService(deps: {
 
   const admin = (id: string): FarmActor => ({ kind: 'admin', id });
 
+  /**
+   * A claim decided as a reprint (docs/claims.md): each named part (a job of the order) printed once
+   * more as a new attempt linked to it, queued like any reprint. Idempotent: a part whose newer attempt
+   * exists already is not queued again. Returns the claimed job id → its reprint's id.
+   */
+  async function reprintParts(orderId: string, jobIds: readonly string[], actor: FarmActor, reason: string): Promise<Map<string, string>> {
+    const ofOrder = await jobs.ofOrder(orderId);
+    const latest = new Map(latestAttempts(ofOrder).map((j) => [`${j.orderItemId}:${j.partIndex}:${j.copy}`, j]));
+    const reprints = new Map<string, string>();
+    for (const jobId of jobIds) {
+      const job = ofOrder.find((j) => j.id === jobId);
+      if (!job) throw notFound('Print job');
+      const newest = latest.get(`${job.orderItemId}:${job.partIndex}:${job.copy}`)!;
+      if (newest.id !== job.id && newest.reprintOf === job.id) {
+        reprints.set(jobId, newest.id);
+        continue;
+      }
+      const [reprint] = await jobs.insert([reprintOf(job, newest.attempt + 1)]);
+      if (!reprint) continue;
+      reprints.set(jobId, reprint.id);
+      await jobs.record({ kind: 'reprint', jobId: reprint.id, orderId, actorKind: actor.kind, actorId: actorIdOf(actor), detail: `Reprint of “${job.partName}” for a claim: ${reason}` });
+    }
+    return reprints;
+  }
+
   return {
     createJobsForOrder,
+    reprintParts,
 
     /**
      * The orders module's announcements, a batch at a time (new orders are announced up to 50 at a

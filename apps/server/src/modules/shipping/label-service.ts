@@ -365,8 +365,35 @@ export function createLabelService(deps: LabelServiceDeps) {
     return existing.map(shipmentDto);
   }
 
+  /**
+   * A replacement parcel for parts the farm prints again (a claim decided as a reprint, docs/claims.md):
+   * parcels of their own after the order's (so the order's own labels and shipped status are untouched),
+   * bought on the seller's shipping account, recorded at no cost to the seller (its fulfilment record
+   * carries no price). Returns the new shipments.
+   */
+  async function buyReplacementLabels(actor: ShippingActor, orderId: string, parts: readonly PackedPart[]): Promise<Shipment[]> {
+    const detail = await visibleOrder(actor, orderId);
+    const shipping = await shippingOf(detail.order.ownerId);
+    let planned: PlannedParcel[];
+    try {
+      planned = planParcels(parts, shipping.profile.parcels);
+    } catch (error) {
+      if (error instanceof UnpackableError) throw new AppError('unprocessable', error.message);
+      throw error;
+    }
+    const existing = await repository.shipmentsOf([orderId]);
+    const first = existing.reduce((max, s) => Math.max(max, s.parcelIndex + 1), 1);
+    // Indexes before `first` belong to the order's own parcels; buyParcel reads only its own slot.
+    const slots: PlannedParcel[] = [...Array<PlannedParcel>(first).fill(planned[0]!), ...planned];
+    for (let index = first; index < slots.length; index += 1) {
+      await buyParcel(actor, detail, shipping, slots, index, existing, undefined);
+    }
+    return (await repository.shipmentsOf([orderId])).filter((s) => s.parcelIndex >= first).map(shipmentDto);
+  }
+
   return {
     buyLabels,
+    buyReplacementLabels,
 
     /**
      * What shipping an order should cost before it is printed (the charge made when it enters

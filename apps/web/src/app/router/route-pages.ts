@@ -47,6 +47,7 @@ export const ROUTE_PAGES = {
   '/orders': lazy(() => import('../../routes/app/orders/OrdersPage.tsx')),
   '/billing': lazy(() => import('../../routes/app/billing/BillingPage.tsx')),
   '/billing/authenticate/:chargeId': lazy(() => import('../../routes/app/billing/AuthenticatePaymentPage.tsx')),
+  '/claims': lazy(() => import('../../routes/app/claims/ClaimsPage.tsx')),
   '/connect-store': lazy(() => import('../../routes/app/connect-store/ConnectStorePage.tsx')),
   '/link-listings': lazy(() => import('../../routes/app/link-listings/LinkListingsPage.tsx')),
   '/affiliate-links': lazy(() => import('../../routes/app/affiliate-links/AffiliateLinksPage.tsx')),
@@ -62,4 +63,5 @@ export const ROUTE_PAGES = {
   '/admin-printers': lazy(() => import('../../routes/admin/printers/PrintersPage.tsx')),
   '/admin-production': lazy(() => import('../../routes/admin/production/ProductionPage.tsx')),
   '/admin-outbox': lazy(() => import('../../routes/admin/outbox/EmailOutboxPage.tsx')),
+  '/admin-claims': lazy(() => import('../../routes/admin/claims/AdminClaimsPage.tsx')),
 } satisfies Record<AppPath, LazyExoticComponent<ComponentType>>;

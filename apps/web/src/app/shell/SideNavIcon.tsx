@@ -10,6 +10,7 @@ import EmailOutlinedIcon from '@mui/icons-material/EmailOutlined';
 import LocalShippingOutlinedIcon from '@mui/icons-material/LocalShippingOutlined';
 import PrecisionManufacturingOutlinedIcon from '@mui/icons-material/PrecisionManufacturingOutlined';
 import PrintOutlinedIcon from '@mui/icons-material/PrintOutlined';
+import ReportProblemOutlinedIcon from '@mui/icons-material/ReportProblemOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import ShoppingCartCheckoutIcon from '@mui/icons-material/ShoppingCartCheckout';
 import StorefrontOutlinedIcon from '@mui/icons-material/StorefrontOutlined';
@@ -33,6 +34,7 @@ const ICONS = {
   printer: PrintOutlinedIcon,
   production: PrecisionManufacturingOutlinedIcon,
   email: EmailOutlinedIcon,
+  claim: ReportProblemOutlinedIcon,
 } satisfies Record<SideNavIconName, unknown>;
 
 export function SideNavIcon({ name }: { name: SideNavIconName }) {

@@ -78,7 +78,8 @@ export type SideNavIcon =
   | 'shipping'
   | 'printer'
   | 'production'
-  | 'email';
+  | 'email'
+  | 'claim';
 
 export interface SideNavItem extends NavItem {
   icon: SideNavIcon;
@@ -97,6 +98,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
       { label: 'Design Files', to: '/admin-print-configs', icon: 'designs' },
       { label: 'Affiliates', to: '/affiliates', icon: 'affiliate' },
       { label: 'Email Outbox', to: '/admin-outbox', icon: 'email' },
+      { label: 'Claims', to: '/admin-claims', icon: 'claim' },
     ];
   }
   const items: SideNavItem[] = [
@@ -108,6 +110,7 @@ export function sideNavItems(area: SideNavArea, isBetaTester: boolean): SideNavI
     { label: 'Submit Order', to: '/submit-order', icon: 'order' },
     { label: 'Fulfillment History', to: '/fulfillment-history', icon: 'history' },
     { label: 'Billing', to: '/billing', icon: 'billing' },
+    { label: 'Claims', to: '/claims', icon: 'claim' },
     { label: 'Account Settings', to: '/account-settings', icon: 'settings' },
   ];
   if (isBetaTester) {

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
+import { ClaimsStatsPanel } from './ClaimsStatsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
 import { DiscordPanel } from './DiscordPanel.tsx';
 import { FailedDeliveriesPanel } from './FailedDeliveriesPanel.tsx';
@@ -21,6 +22,7 @@ export default function AdminPage() {
           <AuditLogPanel />
           <ContactMessagesPanel />
         </Box>
+        <ClaimsStatsPanel />
         <BackgroundJobsPanel />
         <FailedDeliveriesPanel />
         <DiscordPanel />

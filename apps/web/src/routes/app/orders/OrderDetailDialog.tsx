@@ -30,6 +30,7 @@ import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { OrderCharge } from './OrderCharge.tsx';
 import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
 import { OrderShipments } from './OrderShipments.tsx';
+import { OrderClaimButton } from '../claims/OrderClaimButton.tsx';
 
 /** What an admin may move an order to from each status (mirrors the server's lifecycle table). */
 const NEXT: Record<OrderStatus, OrderStatus[]> = {
@@ -171,6 +172,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
       {order.production ? <ProductionProgress production={order.production} /> : null}
       <OrderCharge order={order} admin={admin} />
       <OrderShipments order={order} admin={admin} />
+      <OrderClaimButton order={order} />
       <Divider sx={{ mb: 2 }} />
       <Typography variant="overline">Timeline</Typography>
       <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0 }} data-testid="order-timeline">
