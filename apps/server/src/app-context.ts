@@ -130,6 +130,11 @@ export function createAppContext(
   const printerDrivers = createPrinterDriverFactory({
     policy: printerHostPolicy,
     simulatedFarm: simulatedPrinters,
+    // Bambu Lab printers' certificates, trusted on first use and pinned in the printers table (issue 22).
+    certificatePins: (printerId) => ({
+      pinned: () => printerRepository.certificatePin(printerId),
+      pin: (sha256) => printerRepository.pinCertificate(printerId, sha256),
+    }),
   });
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
@@ -589,7 +594,10 @@ export function createAppContext(
     /** The model worker pool (its stats are read by tests and the bench). */
     modelWorker,
     /** Stops background threads; the database is closed by whoever opened it. */
-    close: () => modelWorker.close(),
+    close: async () => {
+      await modelWorker.close();
+      await printerDrivers.close(); // Bambu Lab printers' MQTT connections
+    },
   };
 }
 
