@@ -127,6 +127,7 @@ export function createBambuConnection(link: BambuLink, deps: BambuConnectionDeps
         reconnectPeriod: 0,
         connectTimeout: deps.timeoutMs,
         keepalive: 30,
+        manualConnect: true,
       });
       const finish = (result: PrinterResult<void>) => {
         if (settled) return;
