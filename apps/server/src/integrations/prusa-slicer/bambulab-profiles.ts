@@ -68,10 +68,3 @@ export function bambulabMachine(model: BambulabModel): { bedShape: string; maxPr
     endGcode: toPrusaSlicerGcode(profile.machine_end_gcode),
   };
 }
-
-/** The bed of a Bambu Lab machine (mm), for the printers page's defaults. */
-export function bambulabBed(model: BambulabModel): { x: number; y: number; z: number } {
-  const profile = profileOf(model);
-  const corner = profile.printable_area[2]!.split('x').map(Number);
-  return { x: corner[0]!, y: corner[1]!, z: Number(profile.printable_height) };
-}
