@@ -127,9 +127,12 @@ export function createAppContext(
   // What an upload must fit: the active printers' build volumes; MAX_BUILD_VOLUME_MM while none is active.
   const buildVolumes = printerBuildVolumes(printerRepository, config.models.maxBuildVolumeMm);
   const printerHostPolicy = { allowLoopback: config.printerAllowLoopback };
+  // The demo's simulated Bambu Lab printer runs in this process (demo-data.ts): its endpoints and how to stop it.
+  const inProcessPrinters = { endpoints: new Set<string>(), stops: [] as Array<() => Promise<void>> };
   const printerDrivers = createPrinterDriverFactory({
     policy: printerHostPolicy,
     simulatedFarm: simulatedPrinters,
+    inProcessPrinters: inProcessPrinters.endpoints,
     // Bambu Lab printers' certificates, trusted on first use and pinned in the printers table (issue 22).
     certificatePins: (printerId) => ({
       pinned: () => printerRepository.certificatePin(printerId),
@@ -568,6 +571,7 @@ export function createAppContext(
     }),
     printerRepository,
     simulatedPrinters,
+    inProcessPrinters,
     printJobs,
     farmDispatcher,
     production,
@@ -597,6 +601,7 @@ export function createAppContext(
     close: async () => {
       await modelWorker.close();
       await printerDrivers.close(); // Bambu Lab printers' MQTT connections
+      await Promise.all(inProcessPrinters.stops.splice(0).map((stop) => stop()));
     },
   };
 }

@@ -39,6 +39,11 @@ export interface BambulabFleetDeps {
   readonly uploadTimeoutMs?: number;
   readonly lookup?: HostLookup;
   readonly now?: () => number;
+  /**
+   * `host:port` of printers this process runs itself (the demo's simulated Bambu Lab printer on
+   * loopback): ours, so the host policy's loopback rule does not apply to them. Nothing else is.
+   */
+  readonly inProcess?: ReadonlySet<string>;
 }
 
 export interface BambulabFleet {
@@ -66,7 +71,12 @@ export function createBambulabFleet(deps: BambulabFleetDeps): BambulabFleet {
     if (held) void held.connection.close();
     const connection = createBambuConnection(
       { host: c.host, port: c.mqttPort, serial: c.serial, accessCode: c.accessCode },
-      { pins: deps.pins(printerId), timeoutMs, hostProblem: () => checkPrinterHost(hostUrl(c.host), deps.policy, deps.lookup) },
+      {
+        pins: deps.pins(printerId),
+        timeoutMs,
+        hostProblem: async () =>
+          deps.inProcess?.has(`${c.host}:${c.mqttPort}`) ? null : checkPrinterHost(hostUrl(c.host), deps.policy, deps.lookup),
+      },
     );
     connections.set(printerId, { key, connection });
     return connection;

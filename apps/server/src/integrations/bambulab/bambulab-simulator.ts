@@ -34,6 +34,8 @@ export interface BambulabSimulatorOptions {
   readonly developerMode?: boolean;
   /** The AMS trays (unit 0, slots 0–3), or none: the external spool. */
   readonly ams?: ReadonlyArray<{ readonly type: string; readonly colour: string }>;
+  /** The demo's printer prints by itself: a print takes this long, reported every second. Tests drive it instead. */
+  readonly printSeconds?: number;
 }
 
 export interface BambulabSimulator extends PrinterSimulator {
@@ -96,6 +98,18 @@ export async function startBambulabSimulator(options: BambulabSimulatorOptions =
   const ams = options.ams
     ? { ams: [{ id: '0', tray: options.ams.map((t, slot) => ({ id: String(slot), tray_type: t.type, tray_color: `${t.colour.replace('#', '').toUpperCase()}FF` })) }] }
     : { ams: [] };
+
+  if (options.printSeconds) {
+    const perSecond = 100 / options.printSeconds;
+    const ticker = setInterval(() => {
+      if (print.gcode_state !== 'RUNNING') return;
+      const percent = Math.min(100, Number(print.mc_percent) + perSecond);
+      if (percent >= 100) return finish();
+      advanceTo(percent / 100);
+    }, 1000);
+    ticker.unref();
+    timers.add(ticker);
+  }
 
   const later = (ms: number, step: () => void) => {
     const timer = setTimeout(() => {
@@ -363,6 +377,20 @@ export async function startBambulabSimulator(options: BambulabSimulatorOptions =
 
   const model = options.model ?? 'P1S';
 
+  function advanceTo(fraction: number) {
+    change({
+      gcode_state: 'RUNNING',
+      stg_cur: 0,
+      mc_percent: Math.round(fraction * 100),
+      layer_num: Math.round(fraction * TOTAL_LAYERS),
+      mc_remaining_time: Math.round((1 - fraction) * PRINT_MINUTES),
+    });
+  }
+  function finish() {
+    change({ gcode_state: 'RUNNING', mc_percent: 100, layer_num: TOTAL_LAYERS, mc_remaining_time: 0 });
+    change({ gcode_state: 'FINISH', stg_cur: -1, nozzle_target_temper: 0, bed_target_temper: 0 });
+  }
+
   return {
     label: `Bambu Lab ${model} (LAN mode, simulated)`,
     origin: `mqtts://127.0.0.1:${mqttPort}`,
@@ -380,19 +408,8 @@ export async function startBambulabSimulator(options: BambulabSimulatorOptions =
     },
     describe: () => `${print.gcode_state} ${String(print.subtask_name)} (stage ${String(print.stg_cur)}, ${String(print.mc_percent)}%)`,
 
-    advance(fraction) {
-      change({
-        gcode_state: 'RUNNING',
-        stg_cur: 0,
-        mc_percent: Math.round(fraction * 100),
-        layer_num: Math.round(fraction * TOTAL_LAYERS),
-        mc_remaining_time: Math.round((1 - fraction) * PRINT_MINUTES),
-      });
-    },
-    finish() {
-      change({ gcode_state: 'RUNNING', mc_percent: 100, layer_num: TOTAL_LAYERS, mc_remaining_time: 0 });
-      change({ gcode_state: 'FINISH', stg_cur: -1, nozzle_target_temper: 0, bed_target_temper: 0 });
-    },
+    advance: advanceTo,
+    finish,
     fail() {
       // Bambu printers report codes, not sentences: a nozzle heater fault is stage 20 (const.py L85–135).
       change({ gcode_state: 'FAILED', stg_cur: 20, nozzle_target_temper: 0, bed_target_temper: 0 });
@@ -434,7 +451,7 @@ export async function startBambulabSimulator(options: BambulabSimulatorOptions =
       developerMode = on;
     },
     async stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer); // clears the demo's interval too
       await dropAll();
       await new Promise<void>((r) => broker.close(() => r()));
     },

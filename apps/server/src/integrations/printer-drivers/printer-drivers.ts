@@ -21,6 +21,8 @@ export interface PrinterDriverDeps {
   readonly transport?: Omit<PrinterTransportOptions, 'policy'>;
   /** Where Bambu Lab printers' certificates are pinned (the printers table); in memory when absent. */
   readonly certificatePins?: (printerId: string) => CertificatePins;
+  /** `host:port` of printers this process runs itself (the demo's simulated Bambu Lab printer). */
+  readonly inProcessPrinters?: ReadonlySet<string>;
 }
 
 /** Pins kept for the process only (unit tests that have no printers table). */
@@ -45,6 +47,7 @@ export const createPrinterDriverFactory = (deps: PrinterDriverDeps): ClosablePri
     ...(deps.transport?.timeoutMs !== undefined ? { timeoutMs: deps.transport.timeoutMs } : {}),
     ...(deps.transport?.uploadTimeoutMs !== undefined ? { uploadTimeoutMs: deps.transport.uploadTimeoutMs } : {}),
     ...(deps.transport?.lookup ? { lookup: deps.transport.lookup } : {}),
+    ...(deps.inProcessPrinters ? { inProcess: deps.inProcessPrinters } : {}),
   });
   const factory = (printerId: string, connection: PrinterConnection): PrinterDriver => {
     switch (connection.kind) {
