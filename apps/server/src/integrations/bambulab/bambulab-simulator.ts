@@ -27,6 +27,8 @@ import { SIMULATED_SERIAL, SIMULATOR_IDENTITIES } from './bambulab-simulator-ide
  *   cancel; a reboot drops MQTT and forgets the job.
  * The certificate is self-signed with CN = serial (bambulab-simulator-identities.ts); swapping it
  * shows what a replaced printer (or something else at its address) looks like to the pin.
+ * Faults (PrinterSimulator.faults): 'wrong-json' makes the next report unreadable, 'hang' leaves the
+ * next command unanswered; the HTTP ones (html, a status) have no MQTT counterpart and are ignored.
  */
 export interface BambulabSimulatorOptions {
   readonly model?: BambulabModel;

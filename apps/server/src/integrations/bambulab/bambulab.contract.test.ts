@@ -213,6 +213,19 @@ describe('Bambu Lab driver against the LAN-mode simulator', () => {
     expect(pins.pinned).not.toBe(first);
   });
 
+  it('says a command the printer never answered timed out, and keeps its state through a report it cannot read', async () => {
+    const { sim, driver } = await start();
+    await driver.upload(file, { startPrint: true });
+    await until('running', () => sim.describe().startsWith('RUNNING'));
+    sim.faults.push('hang');
+    expect(await driver.pause()).toMatchObject({ ok: false, failure: { kind: 'timeout', message: expect.stringContaining('did not answer pause') } });
+    sim.faults.push('wrong-json');
+    sim.advance(0.5);
+    sim.advance(0.6);
+    await until('60 %', async () => ((await driver.status()) as { value: { progress: number } }).value.progress === 0.6);
+    expect(await driver.status()).toMatchObject({ ok: true, value: { state: 'printing', fileName: file.fileName } });
+  });
+
   it('is unreachable while unplugged and reconnects with a fresh pushall after', async () => {
     const { sim, driver } = await start();
     expect((await driver.status()).ok).toBe(true);
