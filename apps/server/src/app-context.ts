@@ -129,9 +129,17 @@ export function createAppContext(
   // What an upload must fit: the active printers' build volumes; MAX_BUILD_VOLUME_MM while none is active.
   const buildVolumes = printerBuildVolumes(printerRepository, config.models.maxBuildVolumeMm);
   const printerHostPolicy = { allowLoopback: config.printerAllowLoopback };
+  // The demo's simulated Bambu Lab printer runs in this process (demo-data.ts): its endpoints and how to stop it.
+  const inProcessPrinters = { endpoints: new Set<string>(), stops: [] as Array<() => Promise<void>> };
   const printerDrivers = createPrinterDriverFactory({
     policy: printerHostPolicy,
     simulatedFarm: simulatedPrinters,
+    inProcessPrinters: inProcessPrinters.endpoints,
+    // Bambu Lab printers' certificates, trusted on first use and pinned in the printers table (issue 22).
+    certificatePins: (printerId) => ({
+      pinned: () => printerRepository.certificatePin(printerId),
+      pin: (sha256) => printerRepository.pinCertificate(printerId, sha256),
+    }),
   });
   const designRepository = createDesignRepository(db);
   const prices = createPriceTableRepository(db);
@@ -581,6 +589,7 @@ export function createAppContext(
     }),
     printerRepository,
     simulatedPrinters,
+    inProcessPrinters,
     printJobs,
     farmDispatcher,
     production,
@@ -608,7 +617,11 @@ export function createAppContext(
     /** The model worker pool (its stats are read by tests and the bench). */
     modelWorker,
     /** Stops background threads; the database is closed by whoever opened it. */
-    close: () => modelWorker.close(),
+    close: async () => {
+      await modelWorker.close();
+      await printerDrivers.close(); // Bambu Lab printers' MQTT connections
+      await Promise.all(inProcessPrinters.stops.splice(0).map((stop) => stop()));
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { SPOOL_MATERIALS } from '@layerline/contracts';
+import { bambulabConnectionSchema, SPOOL_MATERIALS, type PrinterSpool } from '@layerline/contracts';
 import type { AppContext } from './app-context.ts';
 import { demoVaseStl } from './demo-model.ts';
 import { SANDBOX_MATCHABLE_SKUS } from './integrations/sandbox-shop/sandbox-connector.ts';
@@ -86,6 +86,7 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
   }
   await context.accounts.grantConfiguredAdmins([DEMO_ACCOUNTS.admin.email]);
   await seedDemoFarm(context);
+  await runDemoBambuPrinter(context);
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
   if (!sellerId) return;
   await seedDemoSeller(context, sellerId);
@@ -199,6 +200,58 @@ async function seedDemoFarm(context: AppContext): Promise<void> {
       { material: 'PLA', colourName: 'Signal orange', colourHex: '#f97316', gramsLeft: 1000, loaded: false },
     ]);
   }
+  // The demo's Bambu Lab printer; runDemoBambuPrinter gives it its simulator's address and code on every start.
+  const bambu = await context.printerRepository.create({
+    name: DEMO_BAMBU_PRINTER.name,
+    model: 'Bambu Lab P1S',
+    buildVolumeMm: { x: 256, y: 256, z: 250 },
+    nozzleMm: 0.4,
+    tags: ['bambu', 'enclosed'],
+    materials: [...SPOOL_MATERIALS],
+    enclosed: true,
+    groupId: null,
+    slicerProfile: { kind: 'bambulab', model: DEMO_BAMBU_PRINTER.model },
+    connection: bambulabConnectionSchema.parse({ kind: 'bambulab', host: '127.0.0.1', serial: '01S00C000000001', accessCode: '00000000', model: DEMO_BAMBU_PRINTER.model }),
+  });
+  await context.printers.setSpools(actor, bambu.id, [
+    { material: 'PLA', colourName: 'Signal orange', colourHex: '#f97316', gramsLeft: 1000, loaded: true },
+  ]);
+}
+
+/**
+ * The demo's Bambu Lab printer (issue 22): a simulated P1S in LAN mode (bambulab-simulator.ts: MQTT
+ * over TLS and FTPS, on loopback) that this process runs, so the printers page shows what a Bambu
+ * printer needs and Test connection, the certificate pin and a print work against it. Like a real
+ * printer it waits for a person (bed clear, QC): the autopilot acts on `simulated` printers only.
+ * Made with the demo farm; on every start its simulator is started again, on new ports with a new
+ * access code, which are written into its connection.
+ */
+export const DEMO_BAMBU_PRINTER = { name: 'Bambu P1S (simulated)', model: 'P1S' as const, printSeconds: 300 };
+
+async function runDemoBambuPrinter(context: AppContext): Promise<void> {
+  if (context.inProcessPrinters.endpoints.size > 0) return; // already running in this process
+  const row = (await context.printerRepository.list()).find((p) => p.name === DEMO_BAMBU_PRINTER.name && p.status !== 'retired');
+  if (!row) return;
+  // The simulator's broker (aedes) is a development dependency: the demo never runs in production.
+  const { startBambulabSimulator } = await import('./integrations/bambulab/bambulab-simulator.ts');
+  const sim = await startBambulabSimulator({ model: DEMO_BAMBU_PRINTER.model, printSeconds: DEMO_BAMBU_PRINTER.printSeconds });
+  const connection = bambulabConnectionSchema.parse(sim.connection());
+  context.inProcessPrinters.endpoints.add(`${connection.host}:${connection.mqttPort}`);
+  context.inProcessPrinters.stops.push(() => sim.stop());
+  // Its loopback address is refused for any printer an admin enters (the host policy); this one is
+  // the process's own, so its connection is written by the repository, not the admin service.
+  await context.printerRepository.update(row.id, {
+    name: row.name,
+    model: row.model,
+    buildVolumeMm: { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm },
+    nozzleMm: row.nozzleMm,
+    tags: row.tags,
+    materials: row.materials as PrinterSpool['material'][],
+    enclosed: row.enclosed,
+    groupId: row.groupId,
+    slicerProfile: { kind: 'bambulab', model: DEMO_BAMBU_PRINTER.model },
+    connection,
+  });
 }
 
 async function takeDemoPassword(context: AppContext, userId: string, password: string): Promise<void> {

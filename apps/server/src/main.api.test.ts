@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, startTestApp, TestClient } from '../test/test-app.ts';
-import { DEMO_ACCOUNTS, DEMO_PRINTERS, DEMO_PASSWORDS_FILE, demoPasswords, readDemoPasswords, seedDemoData } from './demo-data.ts';
+import { DEMO_ACCOUNTS, DEMO_BAMBU_PRINTER, DEMO_PRINTERS, DEMO_PASSWORDS_FILE, demoPasswords, readDemoPasswords, seedDemoData } from './demo-data.ts';
 
 /** The demo passwords every install had before they were made per installation (issue 10, finding 0). */
 const OLD_FIXED_PASSWORDS = { seller: 'demo-seller-print-farm', admin: 'demo-admin-print-farm' };
@@ -217,8 +217,13 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     expect((await owner.get('/api/me')).status).toBe(200);
     // The demo farm (issue 11): made once, with its spools; a restart adds no printer.
     const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
-    expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
-    expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+    expect(printers.map((p) => p.name).sort()).toEqual([...DEMO_PRINTERS.map((p) => p.name), DEMO_BAMBU_PRINTER.name].sort());
+    const simulated = printers.filter((p) => p.name !== DEMO_BAMBU_PRINTER.name);
+    expect(simulated.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+    // The demo's Bambu Lab printer (issue 22) runs in this process and answers Test connection.
+    const bambu = printers.find((p) => p.name === DEMO_BAMBU_PRINTER.name) as unknown as { id: string; connection: { kind: string } };
+    expect(bambu.connection.kind).toBe('bambulab');
+    expect((await owner.post(`/api/admin/printers/${bambu.id}/test`, {})).body).toMatchObject({ ok: true, identity: { software: 'Bambu Lab P1S' } });
   });
 });
 
@@ -234,7 +239,7 @@ describe('the first README line runs the whole chain (issues 11, 12 and 13)', ()
     expect((await seller.post('/api/auth/sign-in/email', { email: DEMO_ACCOUNTS.seller.email, password: started.passwords.seller })).status).toBe(200);
     const board = (await admin.get('/api/admin/production/board')).body as { autopilot: boolean; printers: unknown[] };
     expect(board.autopilot).toBe(true);
-    expect(board.printers).toHaveLength(DEMO_PRINTERS.length);
+    expect(board.printers).toHaveLength(DEMO_PRINTERS.length + 1); // and the demo's Bambu Lab printer
 
     const ordersNow = async () => ((await seller.get('/api/orders?limit=50')).body as { items: { id: string; status: string }[] }).items;
     const accepted = (await ordersNow()).filter((o) => ['accepted', 'in_production', 'printed', 'packed'].includes(o.status));

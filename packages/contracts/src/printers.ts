@@ -7,7 +7,7 @@ import { FILAMENT_TYPES } from './pricing.ts';
  * the secrets in them (API keys, digest passwords) sealed at rest and never returns them.
  * See docs/printers.md.
  */
-export const PRINTER_KINDS = ['octoprint', 'moonraker', 'prusalink', 'simulated'] as const;
+export const PRINTER_KINDS = ['octoprint', 'moonraker', 'prusalink', 'simulated', 'bambulab'] as const;
 export type PrinterKind = (typeof PRINTER_KINDS)[number];
 
 export const PRINTER_KIND_LABELS: Readonly<Record<PrinterKind, string>> = {
@@ -15,6 +15,7 @@ export const PRINTER_KIND_LABELS: Readonly<Record<PrinterKind, string>> = {
   moonraker: 'Klipper (Moonraker)',
   prusalink: 'PrusaLink',
   simulated: 'Simulated printer',
+  bambulab: 'Bambu Lab (LAN mode)',
 };
 
 /**
@@ -120,11 +121,45 @@ export const simulatedConnectionSchema = z
   })
   .strict();
 
+/** The Bambu Lab machines Layerline has slicing profiles for (shared/contracts/printers/bambulab-machine-profiles.json). */
+export const BAMBULAB_MODELS = ['X1 Carbon', 'P1S', 'P1P', 'A1', 'A1 mini'] as const;
+export type BambulabModel = (typeof BAMBULAB_MODELS)[number];
+
+/**
+ * A Bambu Lab printer in LAN-only mode with Developer Mode on (docs/printers.md, "Bambu Lab"): MQTT
+ * over TLS and FTPS with implicit TLS, both with user `bblp` and the LAN access code shown on the
+ * printer's screen; the serial names its MQTT topics and is the name in its certificate.
+ */
+export const bambulabConnectionSchema = z
+  .object({
+    kind: z.literal('bambulab'),
+    /** The printer's IP address or host name on the farm's network (no scheme, no port). */
+    host: z
+      .string()
+      .trim()
+      .min(1, 'Enter the printer’s IP address')
+      .max(253)
+      .regex(/^[A-Za-z0-9.:-]+$/, 'Enter the printer’s IP address or host name, like 192.168.1.60'),
+    serial: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9]{8,32}$/, 'The serial number as the printer shows it (letters and digits)'),
+    accessCode: z
+      .string({ message: 'Enter the LAN access code' })
+      .regex(/^[A-Za-z0-9]{8}$/, 'The LAN access code is the 8 characters shown on the printer’s screen'),
+    model: z.enum(BAMBULAB_MODELS, { message: 'Choose the printer model' }),
+    /** The printer listens on 8883 (MQTT) and 990 (FTPS); other ports are for a port-forward or the simulator. */
+    mqttPort: z.number().int().min(1).max(65_535).default(8883),
+    ftpsPort: z.number().int().min(1).max(65_535).default(990),
+  })
+  .strict();
+
 export const printerConnectionSchema = z.discriminatedUnion('kind', [
   octoprintConnectionSchema,
   moonrakerConnectionSchema,
   prusalinkConnectionSchema,
   simulatedConnectionSchema,
+  bambulabConnectionSchema,
 ]);
 export type PrinterConnection = z.infer<typeof printerConnectionSchema>;
 /** What the admin form sends (defaults not yet applied). */
@@ -133,6 +168,7 @@ export type OctoprintConnection = z.infer<typeof octoprintConnectionSchema>;
 export type MoonrakerConnection = z.infer<typeof moonrakerConnectionSchema>;
 export type PrusalinkConnection = z.infer<typeof prusalinkConnectionSchema>;
 export type SimulatedConnection = z.infer<typeof simulatedConnectionSchema>;
+export type BambulabConnection = z.infer<typeof bambulabConnectionSchema>;
 
 /**
  * What a printer is doing, in Layerline's words. Each adapter maps its vendor's answers onto these
@@ -280,6 +316,8 @@ export const printerSlicerProfileSchema = z.discriminatedUnion('kind', [
       endGcode: z.string().max(MAX_CUSTOM_GCODE, 'The end G-code is too long (20,000 characters at most)'),
     })
     .strict(),
+  /** A Bambu Lab machine: its bed and start/end G-code from Bambu's profiles (docs/slicing-profiles.md). */
+  z.object({ kind: z.literal('bambulab'), model: z.enum(BAMBULAB_MODELS, { message: 'Choose the Bambu Lab model' }) }).strict(),
 ]);
 export type PrinterSlicerProfile = z.infer<typeof printerSlicerProfileSchema>;
 
@@ -346,6 +384,7 @@ export const printerConnectionUpdateSchema = z.discriminatedUnion('kind', [
     ]),
   }),
   simulatedConnectionSchema,
+  bambulabConnectionSchema.extend({ accessCode: z.string().max(64).optional() }),
 ]);
 export const printerUpdateInputSchema = z.object({ ...printerFields, connection: printerConnectionUpdateSchema }).strict();
 export type PrinterUpdateInput = z.input<typeof printerUpdateInputSchema>;
@@ -364,6 +403,14 @@ export const printerConnectionViewSchema = z.discriminatedUnion('kind', [
     ]),
   }),
   simulatedConnectionSchema,
+  z.object({
+    kind: z.literal('bambulab'),
+    host: z.string(),
+    serial: z.string(),
+    model: z.enum(BAMBULAB_MODELS),
+    mqttPort: z.number(),
+    ftpsPort: z.number(),
+  }),
 ]);
 export type PrinterConnectionView = z.infer<typeof printerConnectionViewSchema>;
 
@@ -391,6 +438,11 @@ export const printerSchema = z.object({
   lastStateAt: z.string().nullable(),
   /** The last failure to reach it, in words, or null. */
   lastError: z.string().nullable(),
+  /**
+   * SHA-256 of the TLS certificate pinned on first contact (Bambu Lab printers), or null. A printer
+   * that shows another certificate is refused until an admin trusts it again.
+   */
+  certificateSha256: z.string().nullable().optional(),
   bedConfirmedClear: z.boolean(),
   bedConfirmedBy: z.string().nullable(),
   bedConfirmedAt: z.string().nullable(),

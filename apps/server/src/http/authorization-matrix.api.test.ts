@@ -394,6 +394,7 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/printers/:id/resume', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/resume` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/printers/:id/retire', access: 'admin', fresh: true, sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter(true)}/retire` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/printers/:id/clear-attention', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/clear-attention` }), noMassAssignment: 'no body' },
+  { method: 'POST', url: '/api/admin/printers/:id/trust-certificate', access: 'admin', sample: async () => ({ url: `/api/admin/printers/${await matrixPrinter()}/trust-certificate` }), noMassAssignment: 'no body' },
   // power groups (issue 20): admins only; a unique name per request (names are unique), a fresh group for delete.
   { method: 'GET', url: '/api/admin/printer-groups', access: 'admin', sample: () => ({ url: '/api/admin/printer-groups' }) },
   { method: 'POST', url: '/api/admin/printer-groups', access: 'admin', sample: () => ({ url: '/api/admin/printer-groups', body: matrixGroupInput() }) },

@@ -80,6 +80,18 @@ export function useTestPrinter() {
   });
 }
 
+/** A Bambu Lab printer's certificate is trusted again (replaced or reset printer): the next contact pins it. */
+export function useTrustPrinterCertificate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<Printer>(printerUrl(id, '/trust-certificate'), { method: 'POST' }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPrinters });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminAuditAll });
+    },
+  });
+}
+
 /** A person looked at a printer the farm flagged: it takes jobs again (the board re-reads too). */
 export function useClearPrinterAttention() {
   const queryClient = useQueryClient();

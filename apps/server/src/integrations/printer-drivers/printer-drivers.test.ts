@@ -17,6 +17,7 @@ const connections: Record<(typeof PRINTER_KINDS)[number], unknown> = {
     auth: { kind: 'digest', username: 'maker', password: 'secret' },
   },
   simulated: { kind: 'simulated' },
+  bambulab: { kind: 'bambulab', host: '192.168.1.60', serial: '01S00C000000001', accessCode: '12345678', model: 'P1S' },
 };
 
 describe('createPrinterDriverFactory', () => {

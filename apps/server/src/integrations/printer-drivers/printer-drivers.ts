@@ -1,4 +1,6 @@
 import type { PrinterConnection } from '@layerline/contracts';
+import { createBambulabFleet, type BambulabFleet } from '../bambulab/bambulab-driver.ts';
+import type { CertificatePins } from '../bambulab/bambulab-tls.ts';
 import type { PrinterDriver, PrinterDriverFactory } from '../../modules/production/printer-driver.ts';
 import type { PrinterHostPolicy } from '../http-client/printer-host-policy.ts';
 import type { PrinterTransportOptions } from '../http-client/printer-transport-options.ts';
@@ -17,11 +19,37 @@ export interface PrinterDriverDeps {
   readonly simulatedFarm: SimulatedPrinterFarm;
   /** Timeouts, and the fetch/lookup/clock seams for tests. */
   readonly transport?: Omit<PrinterTransportOptions, 'policy'>;
+  /** Where Bambu Lab printers' certificates are pinned (the printers table); in memory when absent. */
+  readonly certificatePins?: (printerId: string) => CertificatePins;
+  /** `host:port` of printers this process runs itself (the demo's simulated Bambu Lab printer). */
+  readonly inProcessPrinters?: ReadonlySet<string>;
 }
 
-export const createPrinterDriverFactory = (deps: PrinterDriverDeps): PrinterDriverFactory => {
+/** Pins kept for the process only (unit tests that have no printers table). */
+const pinsInMemory = (): ((printerId: string) => CertificatePins) => {
+  const pins = new Map<string, string>();
+  return (printerId) => ({
+    pinned: async () => pins.get(printerId) ?? null,
+    pin: async (sha256) => {
+      if (!pins.has(printerId)) pins.set(printerId, sha256);
+    },
+  });
+};
+
+/** A driver factory that also closes what it holds open (Bambu Lab printers' MQTT connections). */
+export type ClosablePrinterDriverFactory = PrinterDriverFactory & { close(): Promise<void> };
+
+export const createPrinterDriverFactory = (deps: PrinterDriverDeps): ClosablePrinterDriverFactory => {
   const transport: PrinterTransportOptions = { ...deps.transport, policy: deps.policy };
-  return (printerId: string, connection: PrinterConnection): PrinterDriver => {
+  const bambulab: BambulabFleet = createBambulabFleet({
+    policy: deps.policy,
+    pins: deps.certificatePins ?? pinsInMemory(),
+    ...(deps.transport?.timeoutMs !== undefined ? { timeoutMs: deps.transport.timeoutMs } : {}),
+    ...(deps.transport?.uploadTimeoutMs !== undefined ? { uploadTimeoutMs: deps.transport.uploadTimeoutMs } : {}),
+    ...(deps.transport?.lookup ? { lookup: deps.transport.lookup } : {}),
+    ...(deps.inProcessPrinters ? { inProcess: deps.inProcessPrinters } : {}),
+  });
+  const factory = (printerId: string, connection: PrinterConnection): PrinterDriver => {
     switch (connection.kind) {
       case 'octoprint':
         return createOctoprintDriver(connection, transport);
@@ -31,10 +59,13 @@ export const createPrinterDriverFactory = (deps: PrinterDriverDeps): PrinterDriv
         return createPrusalinkDriver(connection, transport);
       case 'simulated':
         return deps.simulatedFarm.driver(printerId, connection);
+      case 'bambulab':
+        return bambulab.driver(printerId, connection);
       default: {
         const unknown: never = connection;
         throw new Error(`No printer adapter for ${JSON.stringify((unknown as { kind?: unknown }).kind)}`);
       }
     }
   };
+  return Object.assign(factory, { close: () => bambulab.close() });
 };

@@ -1,4 +1,5 @@
 import type { FilamentType, PrinterSlicerProfile } from '@layerline/contracts';
+import { bambulabMachine } from './bambulab-profiles.ts';
 import { SlicerError } from './errors.ts';
 import { FILAMENT_PROFILE_VENDOR, filamentSectionFor } from './material-profiles.ts';
 import { findProfilesDir, loadVendorBundle, type BundleOptions } from './vendor-bundles.ts';
@@ -86,6 +87,20 @@ async function printerLayer(printer: ProfilePrinter, dir: string | null): Promis
     if (settings.get('printer_technology') === 'SLA') throw new SlicerError('failed', `${profile.preset} is a resin printer: the farm slices for FFF printers only`);
     const nozzleMm = Number((settings.get('nozzle_diameter') ?? '').split(',')[0]);
     return { settings, printerModel: settings.get('printer_model') || null, nozzleMm: nozzleMm > 0 ? nozzleMm : printer.nozzleMm, id: profile.preset };
+  }
+  if (profile?.kind === 'bambulab') {
+    const machine = bambulabMachine(profile.model);
+    const settings = new Map([
+      ['nozzle_diameter', '0.4'],
+      ['bed_shape', machine.bedShape],
+      ['max_print_height', machine.maxPrintHeight],
+      ['start_gcode', iniValue(machine.startGcode)],
+      ['end_gcode', iniValue(machine.endGcode)],
+      // Bambu's firmware takes Marlin-style G-code with relative extrusion (fdm_bbl_3dp_001_common).
+      ['gcode_flavor', 'marlin2'],
+      ['use_relative_e_distances', '1'],
+    ]);
+    return { settings, printerModel: null, nozzleMm: 0.4, id: `Bambu Lab ${profile.model} 0.4 nozzle` };
   }
   const settings = new Map([
     ['nozzle_diameter', mm(printer.nozzleMm)],

@@ -75,6 +75,7 @@ export function printerProfileOf(row: Pick<PrinterRow, 'nozzleMm' | 'buildXMm' |
 
 function profileIdentity(profile: PrinterSlicerProfile | null): string {
   if (!profile) return 'generic';
+  if (profile.kind === 'bambulab') return `bbl-${profile.model.replace(/\W+/g, '-').toLowerCase()}`;
   const parts = profile.kind === 'bundled' ? [profile.vendor, profile.preset] : [profile.startGcode, profile.endGcode];
   return `${profile.kind === 'bundled' ? 'b' : 'c'}${createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16)}`;
 }

@@ -105,6 +105,30 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       return row;
     },
 
+    /** The certificate fingerprint pinned for a Bambu Lab printer, or null before first contact. */
+    async certificatePin(id: string): Promise<string | null> {
+      const [row] = await db.select({ sha256: printer.certificateSha256 }).from(printer).where(eq(printer.id, id));
+      return row?.sha256 ?? null;
+    },
+
+    /** Pins on first use only: a pin already there is never replaced here (an admin clears it). */
+    async pinCertificate(id: string, sha256: string): Promise<void> {
+      await db
+        .update(printer)
+        .set({ certificateSha256: sha256 })
+        .where(and(eq(printer.id, id), isNull(printer.certificateSha256)));
+    },
+
+    /** An admin trusts the printer's next certificate (a replaced or reset printer). */
+    async forgetCertificate(id: string): Promise<PrinterRow | undefined> {
+      const [row] = await db
+        .update(printer)
+        .set({ certificateSha256: null, attention: null, attentionAt: null, updatedAt: new Date() })
+        .where(notRetired(id))
+        .returning();
+      return row;
+    },
+
     /** What the printer said last: a status (and no error), or an error in words (the state kept). */
     async recordState(
       id: string,

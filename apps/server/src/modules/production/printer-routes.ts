@@ -115,6 +115,20 @@ export function registerPrinterRoutes(app: FastifyInstance, deps: { printers: Pr
     async (request) => printers.clearAttention(actorOf(request), request.params.id),
   );
 
+  api.post(
+    '/api/admin/printers/:id/trust-certificate',
+    {
+      schema: {
+        tags,
+        summary:
+          'Trust a Bambu Lab printer’s certificate again: the pin is cleared and the next contact pins the certificate it shows',
+        params: printerIdParams,
+        response: { 200: printerSchema },
+      },
+    },
+    async (request) => printers.trustCertificate(actorOf(request), request.params.id),
+  );
+
   api.put(
     '/api/admin/printers/:id/spools',
     {

@@ -7,6 +7,7 @@ import type { PrinterSimulator } from '../../integrations/printer-drivers/printe
 import { startMoonrakerSimulator } from '../../integrations/moonraker/moonraker-simulator.ts';
 import { startOctoprintSimulator } from '../../integrations/octoprint/octoprint-simulator.ts';
 import { startPrusalinkSimulator } from '../../integrations/prusalink/prusalink-simulator.ts';
+import { startBambulabSimulator, type BambulabSimulator } from '../../integrations/bambulab/bambulab-simulator.ts';
 
 /**
  * One scenario table against every vendor (issue 20, item 1): the farm, through the real server
@@ -30,6 +31,13 @@ interface Vendor {
   readonly errorMidPrint: 'named' | 'unreachable';
   /** Whether a print survives a restart of the printer's server (Klipper prints on while Moonraker restarts). */
   readonly printSurvivesRestart: boolean;
+  /**
+   * What the printer says of the error, when it cannot say the error's own words: a Bambu Lab
+   * printer reports a stage and codes, which the driver puts in words (bambulab-status.ts).
+   */
+  readonly errorWords?: string;
+  /** Fields of the printer besides its connection (its slicing profile). */
+  readonly printerFields?: Readonly<Record<string, unknown>>;
 }
 
 const VENDORS: readonly Vendor[] = [
@@ -38,6 +46,15 @@ const VENDORS: readonly Vendor[] = [
   { name: 'Moonraker/Klipper', start: () => startMoonrakerSimulator(), errorMidPrint: 'named', printSurvivesRestart: true },
   { name: 'PrusaLink on Buddy', start: () => startPrusalinkSimulator({ firmware: 'buddy' }), errorMidPrint: 'unreachable', printSurvivesRestart: false },
   { name: 'Prusa-Link on the MK3', start: () => startPrusalinkSimulator({ firmware: 'mk3' }), errorMidPrint: 'named', printSurvivesRestart: false },
+  // issue 22: a P1S in LAN-only mode with Developer Mode on, sliced with its own Bambu profile; a reboot loses the job.
+  {
+    name: 'Bambu Lab P1S',
+    start: () => startBambulabSimulator({ model: 'P1S' }),
+    errorMidPrint: 'named',
+    printSurvivesRestart: false,
+    errorWords: 'Nozzle temperature malfunction',
+    printerFields: { buildVolumeMm: { x: 256, y: 256, z: 250 }, slicerProfile: { kind: 'bambulab', model: 'P1S' } },
+  },
 ];
 
 const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -47,7 +64,14 @@ let t: TestApp;
 let admin: SignedInClient;
 let seller: SignedInClient;
 
-const tick = () => t.context.farmDispatcher.tick();
+/**
+ * One farm tick. A Bambu Lab printer pushes its reports over MQTT instead of being asked, so what a
+ * simulator's printer just did reaches the farm a few milliseconds later: the tick waits that long.
+ */
+const tick = async () => {
+  await new Promise((r) => setTimeout(r, 50));
+  return t.context.farmDispatcher.tick();
+};
 const jobsOf = (orderId: string) => t.context.printJobs.ofOrder(orderId);
 const boardPrinter = async (id: string) =>
   (await admin.get('/api/admin/production/board')).body.printers.find((p: { id: string }) => p.id === id);
@@ -62,12 +86,13 @@ async function tickUntil(what: string, done: () => Promise<boolean>, seconds = 6
 }
 
 /** A printer of this vendor on the farm, loaded with the job's spool, its bed confirmed clear. */
-async function addPrinter(sim: PrinterSimulator, name: string, connection = sim.connection()) {
+async function addPrinter(sim: PrinterSimulator, name: string, connection = sim.connection(), fields: Readonly<Record<string, unknown>> = {}) {
   const created = await admin.post('/api/admin/printers', {
     name,
     buildVolumeMm: { x: 250, y: 210, z: 210 },
     nozzleMm: 0.4,
     connection,
+    ...fields,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
@@ -89,13 +114,14 @@ async function order() {
 /** A fresh simulator and printer, an order, and its job printing on it. */
 async function printing(vendor: Vendor) {
   const sim = await vendor.start();
-  const printerId = await addPrinter(sim, `${vendor.name} ${Math.random().toString(36).slice(2, 6)}`);
+  const printerId = await addPrinter(sim, `${vendor.name} ${Math.random().toString(36).slice(2, 6)}`, sim.connection(), vendor.printerFields);
   const orderId = await order();
   await tickUntil('the job prints', async () => (await jobsOf(orderId))[0]?.status === 'printing');
   const job = (await jobsOf(orderId))[0]!;
   expect(job.printerId).toBe(printerId);
   expect(sim.printsStarted).toBe(1);
-  expect([...sim.files.keys()].some((name) => name.endsWith(`layerline-${job.id}.gcode`))).toBe(true);
+  // A Bambu Lab printer stores it packaged, as layerline-<id>.gcode.3mf.
+  expect([...sim.files.keys()].some((name) => name.endsWith(`layerline-${job.id}.gcode`) || name.endsWith(`layerline-${job.id}.gcode.3mf`))).toBe(true);
   return { sim, printerId, orderId, jobId: job.id };
 }
 
@@ -146,7 +172,7 @@ describe.each(VENDORS)('$name', (vendor) => {
     if (vendor.errorMidPrint === 'named') {
       const failed = await job(s.jobId);
       expect(failed.status).toBe('failed');
-      expect(failed.failureReason).toContain('Heater extruder not heating at expected rate');
+      expect(failed.failureReason).toContain(vendor.errorWords ?? 'Heater extruder not heating at expected rate');
       expect((await jobsOf(s.orderId)).at(-1)).toMatchObject({ attempt: 2, status: 'queued' });
     } else {
       // The red screen: nothing answers; the job is kept and the board says the connection is lost.
@@ -271,5 +297,47 @@ describe.each(VENDORS)('$name', (vendor) => {
     const printer = (await admin.get(`/api/admin/printers/${s.printerId}`)).body;
     expect(printer.attention).toContain('LEVITATING');
     await cleanUp(s);
+  }, 120_000);
+});
+
+/**
+ * What only a Bambu Lab printer can refuse (issue 22): commands without Developer Mode (the 2025
+ * Authorization Control firmware), and a certificate other than the one pinned on first contact.
+ */
+describe('Bambu Lab only', () => {
+  it('Developer Mode off: Test connection says so, and a job sent to it is refused and the printer flagged', async () => {
+    const sim = await startBambulabSimulator({ developerMode: false });
+    const printerId = await addPrinter(sim, 'Bambu without Developer Mode');
+    const tested = await admin.post(`/api/admin/printers/${printerId}/test`, {});
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ ok: false, failure: { kind: 'not_allowed', message: expect.stringContaining('LAN-only mode with Developer Mode on') } });
+    const orderId = await order();
+    await tickUntil('the job was refused', async () =>
+      (await t.context.db.select().from(productionEvent).where(eq(productionEvent.printerId, printerId))).some((e) => e.kind === 'requeued'),
+    );
+    expect(sim.printsStarted).toBe(0);
+    expect((await admin.get(`/api/admin/printers/${printerId}`)).body.attention).toContain('Developer Mode');
+    await cleanUp({ sim, printerId, orderId });
+  }, 120_000);
+
+  it('a changed certificate is refused until an admin trusts the printer again', async () => {
+    const sim: BambulabSimulator = await startBambulabSimulator();
+    const printerId = await addPrinter(sim, 'Bambu pinned');
+    expect((await admin.post(`/api/admin/printers/${printerId}/test`, {})).body.ok).toBe(true);
+    const pinned = (await admin.get(`/api/admin/printers/${printerId}`)).body.certificateSha256 as string;
+    expect(pinned).toMatch(/^[0-9A-F:]{95}$/);
+    sim.swapCertificate();
+    await new Promise((r) => setTimeout(r, 200)); // the old connection is dropped by the printer
+    const refused = await admin.post(`/api/admin/printers/${printerId}/test`, {});
+    expect(refused.body).toMatchObject({ ok: false, failure: { kind: 'not_allowed', message: expect.stringContaining('certificate') } });
+    expect((await seller.post(`/api/admin/printers/${printerId}/trust-certificate`, {})).status).toBe(403);
+    const trusted = await admin.post(`/api/admin/printers/${printerId}/trust-certificate`, {});
+    expect(trusted.status).toBe(200);
+    expect(trusted.body.certificateSha256).toBeNull();
+    expect((await admin.post(`/api/admin/printers/${printerId}/test`, {})).body.ok).toBe(true);
+    const repinned = (await admin.get(`/api/admin/printers/${printerId}`)).body.certificateSha256 as string;
+    expect(repinned).toMatch(/^[0-9A-F:]{95}$/);
+    expect(repinned).not.toBe(pinned);
+    await cleanUp({ sim, printerId });
   }, 120_000);
 });

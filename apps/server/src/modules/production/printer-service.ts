@@ -50,6 +50,10 @@ export function connectionView(connection: PrinterConnection): {
       };
     case 'simulated':
       return { view: connection, secretSet: false };
+    case 'bambulab': {
+      const { accessCode: _sealed, ...view } = connection;
+      return { view, secretSet: true };
+    }
   }
 }
 
@@ -79,6 +83,7 @@ export function mergeConnection(
       }
       next.auth = auth;
     }
+    if (stored.kind === 'bambulab' && blank(next.accessCode)) next.accessCode = stored.accessCode;
   }
   if (next.kind === 'moonraker' && next.apiKey === '') delete next.apiKey;
   const parsed = printerConnectionSchema.safeParse(next);
@@ -116,7 +121,9 @@ export function createPrinterService(deps: {
 
   async function allowedAddress(connection: PrinterConnection): Promise<void> {
     if (connection.kind === 'simulated') return; // in-process: no address
-    const problem = await deps.addressProblem?.(connection.baseUrl);
+    // A Bambu Lab printer is named by its host alone (MQTT and FTPS, not HTTP); the policy is the same.
+    const address = connection.kind === 'bambulab' ? `https://${connection.host.includes(':') ? `[${connection.host}]` : connection.host}` : connection.baseUrl;
+    const problem = await deps.addressProblem?.(address);
     if (problem) throw new AppError('unprocessable', `connection.baseUrl: the printer's address is refused: ${problem}`);
   }
 
@@ -142,6 +149,7 @@ export function createPrinterService(deps: {
       lastState: (row.lastState as PrinterStatus | null) ?? null,
       lastStateAt: row.lastStateAt?.toISOString() ?? null,
       lastError: row.lastError,
+      certificateSha256: row.certificateSha256,
       bedConfirmedClear: row.bedConfirmedClear,
       bedConfirmedBy: row.bedConfirmedBy,
       bedConfirmedAt: row.bedConfirmedAt?.toISOString() ?? null,
@@ -243,6 +251,19 @@ export function createPrinterService(deps: {
     },
 
     /**
+     * Trust the printer's certificate again (a Bambu Lab printer that was replaced or reset shows a
+     * new one, which the pin refuses): the pin is cleared, the next contact pins what it sees, and
+     * a flag the refusal raised is cleared with it.
+     */
+    async trustCertificate(actor: PrinterActor, id: string): Promise<Printer> {
+      const row = await changeable(id);
+      const updated = await repository.forgetCertificate(id);
+      if (!updated) return refusedMeanwhile(id);
+      await record(actor, 'printer.trust-certificate', updated, { previous: row.certificateSha256 });
+      return dto(updated);
+    },
+
+    /**
      * "Test connection": the driver's probe, then (when it answers) its status, which is kept as the
      * printer's last known state. A failure is an answer (200 with ok: false), not an error status.
      */
@@ -269,7 +290,9 @@ function connectionChangedSecret(before: PrinterConnection, after: PrinterConnec
         ? c.auth.kind === 'digest'
           ? `${c.auth.username}:${c.auth.password}`
           : c.auth.apiKey
-        : null;
+        : c.kind === 'bambulab'
+          ? c.accessCode
+          : null;
   return secret(before) !== secret(after);
 }
 

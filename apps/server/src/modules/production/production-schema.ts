@@ -56,6 +56,8 @@ export const printer = pgTable(
     lastState: jsonb('last_state').$type<unknown>(),
     lastStateAt: timestamp('last_state_at', { withTimezone: true }),
     lastError: text('last_error'),
+    /** SHA-256 of the TLS certificate pinned on first contact (Bambu Lab printers); null before, or after an admin re-trusts. */
+    certificateSha256: text('certificate_sha256'),
     bedConfirmedClear: boolean('bed_confirmed_clear').notNull().default(false),
     bedConfirmedBy: text('bed_confirmed_by').references(() => user.id, { onDelete: 'set null' }),
     bedConfirmedAt: timestamp('bed_confirmed_at', { withTimezone: true }),

@@ -16,10 +16,12 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import {
+  BAMBULAB_MODELS,
   MATERIALS_NEEDING_ENCLOSURE,
   PRINTER_KIND_LABELS,
   PRINTER_KINDS,
   SPOOL_MATERIALS,
+  type BambulabModel,
   type Printer,
   type PrinterKind,
 } from '@layerline/contracts';
@@ -37,6 +39,15 @@ import {
   type PrinterFormState,
   type SlicerProfileChoice,
 } from './printer-form.ts';
+
+/** Bed and height of each Bambu Lab model (shared/contracts/printers/bambulab-machine-profiles.json). */
+const BAMBU_BEDS: Readonly<Record<BambulabModel, { x: string; y: string; z: string }>> = {
+  'X1 Carbon': { x: '256', y: '256', z: '250' },
+  P1S: { x: '256', y: '256', z: '250' },
+  P1P: { x: '256', y: '256', z: '250' },
+  A1: { x: '256', y: '256', z: '256' },
+  'A1 mini': { x: '180', y: '180', z: '180' },
+};
 
 const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 };
 
@@ -100,6 +111,25 @@ export function PrinterDialog({
         : {}),
     }));
   };
+
+  /** A Bambu Lab model brings its bed (A1 mini 180 mm, the others 256 mm) and its slicing profile. */
+  const chooseBambuModel = (model: BambulabModel) =>
+    setForm((current) => ({
+      ...current,
+      bambuModel: model,
+      ...BAMBU_BEDS[model],
+      nozzleMm: '0.4',
+    }));
+
+  /** A Bambu Lab printer is sliced with its machine profile unless the admin chose otherwise. */
+  const chooseKind = (kind: PrinterKind) =>
+    setForm((current) => ({
+      ...current,
+      kind,
+      ...(kind === 'bambulab' && current.profile === 'generic'
+        ? { profile: 'bambulab' as const, ...BAMBU_BEDS[current.bambuModel], nozzleMm: '0.4' }
+        : {}),
+    }));
 
   const submit = () => {
     const body = printerBody(form, printer !== null);
@@ -183,7 +213,25 @@ export function PrinterDialog({
             <MenuItem value="generic">Layerline generic (no printer preset)</MenuItem>
             <MenuItem value="bundled">A PrusaSlicer printer preset</MenuItem>
             <MenuItem value="custom">My own start and end G-code</MenuItem>
+            <MenuItem value="bambulab">A Bambu Lab machine profile</MenuItem>
           </TextField>
+          {form.profile === 'bambulab' ? (
+            <TextField
+              select
+              label="Bambu Lab model"
+              value={form.bambuModel}
+              onChange={(event) => chooseBambuModel(event.target.value as BambulabModel)}
+              size="small"
+              fullWidth
+              helperText="Its bed and Bambu’s own start and end G-code (levelling, purge)"
+            >
+              {BAMBULAB_MODELS.map((model) => (
+                <MenuItem key={model} value={model}>
+                  {model}
+                </MenuItem>
+              ))}
+            </TextField>
+          ) : null}
           {form.profile === 'bundled' ? (
             presetList.length > 0 ? (
               <TextField
@@ -227,7 +275,7 @@ export function PrinterDialog({
             select
             label="Connection"
             value={form.kind}
-            onChange={(event) => set('kind')(event.target.value as PrinterKind)}
+            onChange={(event) => chooseKind(event.target.value as PrinterKind)}
             size="small"
             fullWidth
           >
@@ -237,7 +285,46 @@ export function PrinterDialog({
               </MenuItem>
             ))}
           </TextField>
-          {form.kind === 'simulated' ? (
+          {form.kind === 'bambulab' ? (
+            <>
+              <Alert severity="info" data-testid="bambu-requirements">
+                Layerline can start prints only on a printer in <strong>LAN-only mode</strong> with{' '}
+                <strong>Developer Mode</strong> on (on its screen: Settings › Network; firmware since 2025). The
+                screen shows its IP address and 8-character <strong>access code</strong>; the{' '}
+                <strong>serial number</strong> is under Settings › Device. Its certificate is trusted the first
+                time Layerline connects, and a different one is refused until you trust it again.
+              </Alert>
+              <Stack direction="row" spacing={1}>
+                {text('bambuHost', 'IP address', { placeholder: '192.168.1.60', required: true })}
+                {text('bambuSerial', 'Serial number', { required: true })}
+              </Stack>
+              <Stack direction="row" spacing={1}>
+                {text('accessCode', 'LAN access code', {
+                  type: 'password',
+                  autoComplete: 'new-password',
+                  helperText: keepHint ?? 'Sealed at rest, never shown again',
+                })}
+                <TextField
+                  select
+                  label="Model"
+                  value={form.bambuModel}
+                  onChange={(event) => chooseBambuModel(event.target.value as BambulabModel)}
+                  size="small"
+                  fullWidth
+                >
+                  {BAMBULAB_MODELS.map((model) => (
+                    <MenuItem key={model} value={model}>
+                      {model}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </Stack>
+              <Stack direction="row" spacing={1}>
+                {text('mqttPort', 'MQTT port', { type: 'number', helperText: '8883 on the printer' })}
+                {text('ftpsPort', 'FTPS port', { type: 'number', helperText: '990 on the printer' })}
+              </Stack>
+            </>
+          ) : form.kind === 'simulated' ? (
             <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
               {text('speedFactor', 'Speed factor', {
                 type: 'number',

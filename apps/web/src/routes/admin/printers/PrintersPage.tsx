@@ -21,7 +21,7 @@ import { PRINTER_KIND_LABELS, type Printer, type PrinterTestResult } from '@laye
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
-import { usePrinterGroups, usePrinters, useSetPrinterStatus, useTestPrinter } from '../../../api/printers.ts';
+import { usePrinterGroups, usePrinters, useSetPrinterStatus, useTestPrinter, useTrustPrinterCertificate } from '../../../api/printers.ts';
 import { AttentionBanner } from './AttentionBanner.tsx';
 import { PowerGroups } from './PowerGroups.tsx';
 import { PRINTER_STATE_LABEL } from './printer-state-labels.ts';
@@ -153,6 +153,7 @@ export default function PrintersPage() {
   const printers = usePrinters();
   const setStatus = useSetPrinterStatus();
   const test = useTestPrinter();
+  const trust = useTrustPrinterCertificate();
   const { showToast } = useToast();
   const [editing, setEditing] = useState<Printer | null | 'new'>(null);
   const [spoolsOf, setSpoolsOf] = useState<Printer | null>(null);
@@ -269,7 +270,13 @@ export default function PrintersPage() {
                         <Typography variant="body2">
                           {PRINTER_KIND_LABELS[printer.connection.kind]}
                         </Typography>
-                        {printer.connection.kind !== 'simulated' ? (
+                        {printer.connection.kind === 'bambulab' ? (
+                          <Typography variant="caption" color="text.secondary">
+                            {printer.connection.host} · {printer.connection.serial}
+                            {printer.secretSet ? ' · access code stored' : ''}
+                            {printer.certificateSha256 ? ' · certificate pinned' : ''}
+                          </Typography>
+                        ) : printer.connection.kind !== 'simulated' ? (
                           <Typography variant="caption" color="text.secondary">
                             {printer.connection.baseUrl}
                             {printer.secretSet ? ' · key stored' : ''}
@@ -294,6 +301,22 @@ export default function PrintersPage() {
                               <Button size="small" onClick={() => setSpoolsOf(printer)}>
                                 Spools
                               </Button>
+                              {printer.connection.kind === 'bambulab' && printer.certificateSha256 ? (
+                                <Button
+                                  size="small"
+                                  title={`Pinned certificate: ${printer.certificateSha256}`}
+                                  disabled={trust.isPending}
+                                  onClick={() =>
+                                    trust.mutate(printer.id, {
+                                      onSuccess: (saved) =>
+                                        showToast(`${saved.name}: the certificate it shows next is trusted and pinned`),
+                                      onError: (error) => showToast(error.message, 'error'),
+                                    })
+                                  }
+                                >
+                                  Trust new certificate
+                                </Button>
+                              ) : null}
                               <Button
                                 size="small"
                                 onClick={() =>

@@ -117,4 +117,30 @@ describe('the printer form', () => {
     });
     expect(printerFormFrom(saved)).toMatchObject({ groupId: '', profile: 'generic' });
   });
+
+  it('adds a Bambu Lab printer with its serial, access code and model, sliced with its machine profile', () => {
+    const form = {
+      ...emptyPrinterForm(),
+      name: 'P1S',
+      kind: 'bambulab' as const,
+      profile: 'bambulab' as const,
+      bambuHost: '192.168.1.60',
+      bambuSerial: '01S00C000000001',
+      accessCode: '12345678',
+      bambuModel: 'A1 mini' as const,
+    };
+    const body = printerCreateInputSchema.parse(printerBody(form, false));
+    expect(body.connection).toEqual({ kind: 'bambulab', host: '192.168.1.60', serial: '01S00C000000001', accessCode: '12345678', model: 'A1 mini', mqttPort: 8883, ftpsPort: 990 });
+    expect(body.slicerProfile).toEqual({ kind: 'bambulab', model: 'A1 mini' });
+  });
+
+  it('edits a Bambu Lab printer without sending the access code it does not know', () => {
+    const form = printerFormFrom({
+      ...saved,
+      connection: { kind: 'bambulab', host: '192.168.1.60', serial: '01S00C000000001', model: 'P1S', mqttPort: 8883, ftpsPort: 990 },
+      slicerProfile: { kind: 'bambulab', model: 'P1S' },
+    });
+    expect(form).toMatchObject({ kind: 'bambulab', profile: 'bambulab', bambuHost: '192.168.1.60', accessCode: '' });
+    expect(printerBody(form, true).connection).not.toHaveProperty('accessCode');
+  });
 });

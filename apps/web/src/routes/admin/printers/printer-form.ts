@@ -1,5 +1,6 @@
 import {
   SPOOL_MATERIALS,
+  type BambulabModel,
   type Printer,
   type PrinterCreateInput,
   type PrinterKind,
@@ -8,7 +9,7 @@ import {
 } from '@layerline/contracts';
 
 /** How a printer's jobs are sliced, as the dialog offers it. */
-export type SlicerProfileChoice = 'generic' | 'bundled' | 'custom';
+export type SlicerProfileChoice = 'generic' | 'bundled' | 'custom' | 'bambulab';
 
 /** The add/edit dialog's fields, all as typed (strings), one set for every kind. */
 export interface PrinterFormState {
@@ -37,6 +38,13 @@ export interface PrinterFormState {
   preset: string;
   startGcode: string;
   endGcode: string;
+  /** A Bambu Lab printer: its IP, serial, LAN access code and model (the slicing profile's too). */
+  bambuHost: string;
+  bambuSerial: string;
+  accessCode: string;
+  bambuModel: BambulabModel;
+  mqttPort: string;
+  ftpsPort: string;
 }
 
 /** A bundled preset's key in the form's select. */
@@ -66,6 +74,12 @@ export const emptyPrinterForm = (): PrinterFormState => ({
   preset: '',
   startGcode: '',
   endGcode: '',
+  bambuHost: '',
+  bambuSerial: '',
+  accessCode: '',
+  bambuModel: 'P1S',
+  mqttPort: '8883',
+  ftpsPort: '990',
 });
 
 /** The form filled from a saved printer: its secret is never known here, so those fields start empty. */
@@ -92,11 +106,20 @@ export function printerFormFrom(printer: Printer): PrinterFormState {
     form.profile = 'custom';
     form.startGcode = profile.startGcode;
     form.endGcode = profile.endGcode;
+  } else if (profile?.kind === 'bambulab') {
+    form.profile = 'bambulab';
+    form.bambuModel = profile.model;
   }
   const c = printer.connection;
   if (c.kind === 'simulated') {
     form.speedFactor = String(c.speedFactor);
     form.offline = c.offline;
+  } else if (c.kind === 'bambulab') {
+    form.bambuHost = c.host;
+    form.bambuSerial = c.serial;
+    form.bambuModel = c.model;
+    form.mqttPort = String(c.mqttPort);
+    form.ftpsPort = String(c.ftpsPort);
   } else {
     form.baseUrl = c.baseUrl;
     if (c.kind === 'prusalink') {
@@ -149,6 +172,17 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
     case 'simulated':
       connection = { kind: 'simulated', speedFactor: orNull(num(form.speedFactor)), offline: form.offline };
       break;
+    case 'bambulab':
+      connection = {
+        kind: 'bambulab',
+        host: form.bambuHost,
+        serial: form.bambuSerial,
+        model: form.bambuModel,
+        mqttPort: orNull(num(form.mqttPort)),
+        ftpsPort: orNull(num(form.ftpsPort)),
+        ...(editing && form.accessCode === '' ? {} : { accessCode: form.accessCode }),
+      };
+      break;
   }
   return {
     materials: form.materials,
@@ -174,6 +208,8 @@ function slicerProfileOf(form: PrinterFormState): PrinterSlicerProfile | null {
       return null;
     case 'custom':
       return { kind: 'custom', startGcode: form.startGcode, endGcode: form.endGcode };
+    case 'bambulab':
+      return { kind: 'bambulab', model: form.bambuModel };
     case 'bundled': {
       const at = form.preset.indexOf('/');
       return {

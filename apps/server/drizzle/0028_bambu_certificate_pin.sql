@@ -1,0 +1,1 @@
+ALTER TABLE "printer" ADD COLUMN "certificate_sha256" text;
