@@ -510,7 +510,8 @@ export function createPrintJobRepository(db: Database) {
         .update(printer)
         .set(
           clear
-            ? { bedConfirmedClear: true, bedConfirmedBy: by, bedConfirmedAt: new Date() }
+            ? // A person (or the autopilot) looked: the count of plates printed without one starts again.
+              { bedConfirmedClear: true, bedConfirmedBy: by, bedConfirmedAt: new Date(), unattendedPlates: 0 }
             : { bedConfirmedClear: false, bedConfirmedBy: null, bedConfirmedAt: null },
         )
         .where(eq(printer.id, printerId))

@@ -15,7 +15,7 @@ import type { BuildVolume, BuildVolumes } from '../designs/build-volume.ts';
 import type { PrinterActor } from './printer-actor.ts';
 import type { PrinterDriverFactory } from './printer-driver.ts';
 import { createPrinterGroupService } from './printer-group-service.ts';
-import type { PrinterFields, PrinterRepository, PrinterRow } from './printer-repository.ts';
+import { clearingOf, type PrinterFields, type PrinterRepository, type PrinterRow } from './printer-repository.ts';
 
 /** The fields of an edit, where the connection's secret may be missing (kept from the stored one). */
 export interface PrinterUpdate extends Omit<PrinterFields, 'connection'> {
@@ -145,6 +145,8 @@ export function createPrinterService(deps: {
       bedConfirmedClear: row.bedConfirmedClear,
       bedConfirmedBy: row.bedConfirmedBy,
       bedConfirmedAt: row.bedConfirmedAt?.toISOString() ?? null,
+      clearing: clearingOf(row),
+      unattendedPlates: row.unattendedPlates,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };

@@ -30,6 +30,8 @@ const saved: Printer = {
   bedConfirmedClear: false,
   bedConfirmedBy: null,
   bedConfirmedAt: null,
+  clearing: { kind: 'person' },
+  unattendedPlates: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
