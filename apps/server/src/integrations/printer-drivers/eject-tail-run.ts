@@ -39,3 +39,32 @@ export function runEjectTail(bytes: Uint8Array, dialect: FirmwareDialect): Eject
   }
   return { cooledToC, commands };
 }
+
+/** A bed just switched off after a print at 60 °C, read on the next poll when nothing waited for it to cool. */
+const BED_JUST_OFF_C = 58.7;
+
+/**
+ * What a simulator keeps of the ejects its firmware ran: every tail, in order, and the bed
+ * temperature the last one left until the next print heats it again.
+ */
+export function createEjectRecorder(dialect: FirmwareDialect) {
+  const runs: EjectTailRun[] = [];
+  let bedAfterC: number | null = null;
+  return {
+    runs: runs as readonly EjectTailRun[],
+    /** A print of these bytes reached its end: the firmware runs the file's eject tail, if it has one. */
+    printEnded(bytes: Uint8Array | undefined): void {
+      const run = bytes ? runEjectTail(bytes, dialect) : null;
+      if (!run) return;
+      runs.push(run);
+      bedAfterC = run.cooledToC === null ? BED_JUST_OFF_C : run.cooledToC - 0.5;
+    },
+    printStarted(): void {
+      bedAfterC = null;
+    },
+    /** The bed's temperature while no print heats it: what the last eject left, else the room's. */
+    idleBed(ambientC: number): number {
+      return bedAfterC ?? ambientC;
+    },
+  };
+}
