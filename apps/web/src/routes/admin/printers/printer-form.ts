@@ -1,6 +1,8 @@
 import {
   SPOOL_MATERIALS,
+  type ClearingKind,
   type Printer,
+  type PrinterClearing,
   type PrinterCreateInput,
   type PrinterKind,
   type PrinterSlicerProfile,
@@ -37,6 +39,11 @@ export interface PrinterFormState {
   preset: string;
   startGcode: string;
   endGcode: string;
+  /** How its bed is cleared between prints (continuous printing), and that method's settings as typed. */
+  clearing: ClearingKind;
+  ejectGcode: string;
+  releaseTempC: string;
+  maxUnattendedPlates: string;
 }
 
 /** A bundled preset's key in the form's select. */
@@ -66,6 +73,10 @@ export const emptyPrinterForm = (): PrinterFormState => ({
   preset: '',
   startGcode: '',
   endGcode: '',
+  clearing: 'person',
+  ejectGcode: '',
+  releaseTempC: '30',
+  maxUnattendedPlates: '10',
 });
 
 /** The form filled from a saved printer: its secret is never known here, so those fields start empty. */
@@ -93,6 +104,13 @@ export function printerFormFrom(printer: Printer): PrinterFormState {
     form.startGcode = profile.startGcode;
     form.endGcode = profile.endGcode;
   }
+  const clearing = printer.clearing;
+  form.clearing = clearing.kind;
+  if (clearing.kind === 'eject_gcode') {
+    form.ejectGcode = clearing.gcode;
+    form.releaseTempC = String(clearing.releaseTempC);
+  }
+  if (clearing.kind !== 'person') form.maxUnattendedPlates = String(clearing.maxUnattendedPlates);
   const c = printer.connection;
   if (c.kind === 'simulated') {
     form.speedFactor = String(c.speedFactor);
@@ -155,6 +173,7 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
     enclosed: form.enclosed,
     groupId: form.groupId === '' ? null : form.groupId,
     slicerProfile: slicerProfileOf(form),
+    clearing: clearingOf(form),
     name: form.name,
     model: form.model,
     buildVolumeMm: { x: orNull(num(form.x)), y: orNull(num(form.y)), z: orNull(num(form.z)) },
@@ -165,6 +184,24 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
       .filter(Boolean),
     connection,
   } as unknown as PrinterCreateInput;
+}
+
+/** The clearing to save; numbers as typed (the server names a missing or wrong one). */
+function clearingOf(form: PrinterFormState): PrinterClearing {
+  const maxUnattendedPlates = orNull(num(form.maxUnattendedPlates)) as number;
+  switch (form.clearing) {
+    case 'person':
+      return { kind: 'person' };
+    case 'plate_changer':
+      return { kind: 'plate_changer', maxUnattendedPlates };
+    case 'eject_gcode':
+      return {
+        kind: 'eject_gcode',
+        gcode: form.ejectGcode,
+        releaseTempC: orNull(num(form.releaseTempC)) as number,
+        maxUnattendedPlates,
+      };
+  }
 }
 
 /** The slicer profile to save; a bundled choice with no preset picked is sent as such, and the server names it. */
