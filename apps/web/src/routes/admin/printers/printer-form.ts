@@ -221,3 +221,10 @@ function slicerProfileOf(form: PrinterFormState): PrinterSlicerProfile | null {
     }
   }
 }
+
+/** A self-clearing printer in words for the printers list: "Clears itself by eject G-code (35 °C) · 2 of 10 plates without a person". */
+export function clearingSummary(clearing: PrinterClearing, unattendedPlates: number): string {
+  if (clearing.kind === 'person') return 'Cleared by a person';
+  const how = clearing.kind === 'eject_gcode' ? `eject G-code (${clearing.releaseTempC} °C)` : 'plate changer';
+  return `Clears itself by ${how} · ${unattendedPlates} of ${clearing.maxUnattendedPlates} plates without a person`;
+}
