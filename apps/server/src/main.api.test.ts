@@ -219,6 +219,9 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
     expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
     expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+    // Continuous printing (issue 22): one demo printer ejects its own parts.
+    const selfClearing = (printers as unknown as { name: string; clearing: { kind: string } }[]).filter((p) => p.clearing.kind !== 'person');
+    expect(selfClearing.map((p) => [p.name, p.clearing.kind])).toEqual([['MK4 2', 'eject_gcode']]);
   });
 });
 
