@@ -21,7 +21,8 @@ export interface EjectTailRun {
 
 /** The eject tail of a file as `dialect` runs it, or null when the file has no eject tail. */
 export function runEjectTail(bytes: Uint8Array, dialect: FirmwareDialect): EjectTailRun | null {
-  const text = new TextDecoder().decode(bytes);
+  // The tail is the file's end: its sweep is at most 20,000 characters (80 KB of UTF-8), so the last 128 KiB hold it.
+  const text = new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - 131_072)));
   const at = text.lastIndexOf(`${EJECT_TAIL_MARKER}\n`);
   if (at < 0) return null;
   const commands = text

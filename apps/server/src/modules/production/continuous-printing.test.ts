@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PrinterClearing, PrinterStatus } from '@layerline/contracts';
+import type { PrinterClearing, PrinterKind, PrinterStatus } from '@layerline/contracts';
 import { blankStatus } from './printer-driver.ts';
-import { ejectTail, verdictOnFinish } from './continuous-printing.ts';
+import { clearingProblem, ejectTail, verdictOnFinish } from './continuous-printing.ts';
 
 const eject: PrinterClearing = { kind: 'eject_gcode', gcode: 'G1 Y200 F3000\r\nG1 Y0', releaseTempC: 30, maxUnattendedPlates: 2 };
 const finished = (bed: number | null, errorText: string | null = null): PrinterStatus => ({
@@ -18,6 +18,14 @@ describe('the eject tail', () => {
     expect(ejectTail(eject, 'moonraker')).toContain('M140 S0\nTEMPERATURE_WAIT SENSOR=heater_bed MAXIMUM=30\nG1 Y200 F3000\nG1 Y0\n');
     expect(ejectTail(eject, 'prusalink')).toContain('M140 S0\nM190 R30\nM140 S0\nG1 Y200 F3000\nG1 Y0\n');
     expect(ejectTail(eject, 'octoprint')).toContain('M190 R30');
+  });
+
+  it('is refused for a kind of printer whose firmware words Layerline does not know, never appended in the wrong ones', () => {
+    const unknownKind = 'bambu' as PrinterKind;
+    expect(ejectTail(eject, unknownKind)).toBeNull();
+    expect(clearingProblem(eject, unknownKind)).toContain('does not know how a bambu printer waits for its bed to cool');
+    expect(clearingProblem({ kind: 'plate_changer', maxUnattendedPlates: 3 }, unknownKind)).toBeNull();
+    for (const kind of ['moonraker', 'octoprint', 'prusalink', 'simulated'] as const) expect(clearingProblem(eject, kind)).toBeNull();
   });
 
   it('is nothing for a printer a person clears, or one with a plate changer', () => {

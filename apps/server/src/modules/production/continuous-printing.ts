@@ -17,9 +17,22 @@ export type FirmwareDialect = 'klipper' | 'marlin';
 
 /**
  * The firmware behind a connection: Moonraker fronts Klipper; OctoPrint, PrusaLink and the simulated
- * printer speak Marlin's G-code (Prusa's firmwares are Marlin-based).
+ * printer speak Marlin's G-code (Prusa's firmwares are Marlin-based). A kind not listed has no
+ * known dialect, and an eject G-code is refused for it rather than appended in the wrong words.
  */
-export const firmwareOf = (kind: PrinterKind): FirmwareDialect => (kind === 'moonraker' ? 'klipper' : 'marlin');
+const FIRMWARE: Partial<Record<PrinterKind, FirmwareDialect>> = {
+  moonraker: 'klipper',
+  octoprint: 'marlin',
+  prusalink: 'marlin',
+  simulated: 'marlin',
+};
+export const firmwareOf = (kind: PrinterKind): FirmwareDialect | null => FIRMWARE[kind] ?? null;
+
+/** Why this printer cannot run this clearing, in words, or null (checked when a printer is saved). */
+export function clearingProblem(clearing: PrinterClearing, kind: PrinterKind): string | null {
+  if (clearing.kind !== 'eject_gcode' || firmwareOf(kind) !== null) return null;
+  return `clearing: Layerline does not know how a ${kind} printer waits for its bed to cool, so it cannot append an eject G-code for it; choose a person or a plate changer`;
+}
 
 /**
  * The wait for the bed to cool to `releaseTempC`, in the firmware's own words:
@@ -42,13 +55,14 @@ export function coolingWait(dialect: FirmwareDialect, releaseTempC: number): str
  * plate changer runs its own end G-code; a person needs nothing appended).
  */
 export function ejectTail(clearing: PrinterClearing, kind: PrinterKind): string | null {
-  if (clearing.kind !== 'eject_gcode') return null;
+  const dialect = firmwareOf(kind);
+  if (clearing.kind !== 'eject_gcode' || dialect === null) return null;
   const sweep = clearing.gcode.replace(/\r\n?/g, '\n').trim();
   return [
     '',
     EJECT_TAIL_MARKER,
     `; continuous printing: cool the bed to ${clearing.releaseTempC} °C, then clear the plate`,
-    ...coolingWait(firmwareOf(kind), clearing.releaseTempC),
+    ...coolingWait(dialect, clearing.releaseTempC),
     sweep,
     EJECT_TAIL_END,
     '',

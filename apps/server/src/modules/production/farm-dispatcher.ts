@@ -238,8 +238,9 @@ export function createFarmDispatcher(deps: {
    */
   async function fileFor(job: PrintJobRow, row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { refused: string }> {
     const base = { fileName: printFileName(job.id), estimatedPrintSeconds: job.printSeconds, ...(job.layerCount ? { layerCount: job.layerCount } : {}) };
-    // A printer that ejects its own parts gets its eject after the job (continuous printing).
-    const ejecting = (bytes: Uint8Array) => withEjectTail(bytes, clearingOf(row), row.connectionKind as PrinterKind);
+    // A printer that ejects its own parts gets its eject after the job (continuous printing); only plain G-code can take a tail.
+    const ejecting = (bytes: Uint8Array) =>
+      base.fileName.endsWith('.gcode') ? withEjectTail(bytes, clearingOf(row), row.connectionKind as PrinterKind) : bytes;
     if (job.fileKind === 'simulation') return { ready: { ...base, bytes: ejecting(simulationFile(job)) } };
     const version = await deps.files.settingsVersion(job.printConfigId);
     if (version === null) return { refused: `The print configuration of “${job.partName}” was deleted` };

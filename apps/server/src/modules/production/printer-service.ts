@@ -13,6 +13,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { BuildVolume, BuildVolumes } from '../designs/build-volume.ts';
 import type { PrinterActor } from './printer-actor.ts';
+import { clearingProblem } from './continuous-printing.ts';
 import type { PrinterDriverFactory } from './printer-driver.ts';
 import { createPrinterGroupService } from './printer-group-service.ts';
 import { clearingOf, type PrinterFields, type PrinterRepository, type PrinterRow } from './printer-repository.ts';
@@ -114,6 +115,11 @@ export function createPrinterService(deps: {
       throw new AppError('unprocessable', 'groupId: That printer group does not exist (it may have been deleted)');
   }
 
+  function runnableClearing(fields: Pick<PrinterFields, 'clearing'>, connection: PrinterConnection): void {
+    const problem = fields.clearing ? clearingProblem(fields.clearing, connection.kind) : null;
+    if (problem) throw new AppError('unprocessable', problem);
+  }
+
   async function allowedAddress(connection: PrinterConnection): Promise<void> {
     if (connection.kind === 'simulated') return; // in-process: no address
     const problem = await deps.addressProblem?.(connection.baseUrl);
@@ -198,6 +204,7 @@ export function createPrinterService(deps: {
 
     async create(actor: PrinterActor, fields: PrinterFields): Promise<Printer> {
       await checkGroup(fields.groupId);
+      runnableClearing(fields, fields.connection);
       await allowedAddress(fields.connection);
       const row = await repository.create(fields);
       await record(actor, 'printer.create', row);
@@ -208,6 +215,7 @@ export function createPrinterService(deps: {
       const row = await changeable(id);
       await checkGroup(fields.groupId);
       const connection = mergeConnection(repository.connection(row), fields.connection);
+      runnableClearing(fields, connection);
       await allowedAddress(connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) return refusedMeanwhile(id);
