@@ -11,7 +11,7 @@ const finished = (bed: number | null, errorText: string | null = null): PrinterS
   errorText,
 });
 const verdict = (overrides: Partial<Parameters<typeof verdictOnFinish>[0]> = {}) =>
-  verdictOnFinish({ clearing: eject, printerName: 'MK4 1', unattendedPlates: 0, status: finished(29), namesOurFile: true, ...overrides });
+  verdictOnFinish({ clearing: eject, printerName: 'MK4 1', unattendedPlates: 0, status: finished(29), namesAnotherFile: false, ...overrides });
 
 describe('the eject tail', () => {
   it('waits for the bed to cool in the firmware’s own words, then sweeps', () => {
@@ -45,12 +45,16 @@ describe('the verdict on a finished print', () => {
     expect(verdict({ clearing: { kind: 'person' } })).toEqual({ kind: 'person' });
   });
 
-  it('stops when the end was not seen cleanly: recalled only, another file, a message, a bed still hot', () => {
+  it('stops when the end was not seen cleanly: recalled only, another file named, a message, a bed still hot', () => {
     expect(verdict({ status: null })).toMatchObject({ kind: 'stop' });
     expect(verdict({ status: { ...finished(29), state: 'idle' } })).toMatchObject({ kind: 'stop' });
-    expect(verdict({ namesOurFile: false })).toMatchObject({ kind: 'stop' });
+    expect(verdict({ namesAnotherFile: true })).toMatchObject({ kind: 'stop' });
     expect(verdict({ status: finished(29, 'Heater bed not heating at expected rate') })).toMatchObject({ kind: 'stop' });
     expect(verdict({ status: finished(58) })).toMatchObject({ kind: 'stop', reason: expect.stringContaining('58 °C') });
+  });
+
+  it('takes a finish naming no file as clean (Buddy drops its job as it finishes)', () => {
+    expect(verdict({ status: { ...finished(29), fileName: null } })).toMatchObject({ kind: 'cleared' });
   });
 
   it('takes a bed near the release temperature, or one the printer does not report, as cooled', () => {

@@ -96,7 +96,7 @@ export type ClearingVerdict =
 
 /**
  * Whether a print that ended well leaves the bed clear by itself. Only a clean end counts: the
- * printer itself said `finished` naming our file, with no error, and (for an eject G-code) a bed at
+ * printer itself said `finished` (naming our file, or none), with no error, and (for an eject G-code) a bed at
  * or near the release temperature when it says so. Anything else, a finish found only in the
  * printer's history, a note for QC, a bed still hot, stops the printer for a person: a part left on
  * the bed under the next print is the failure continuous printing must never cause.
@@ -108,13 +108,16 @@ export function verdictOnFinish(input: {
   readonly unattendedPlates: number;
   /** The status the print's end was read from (null: the end was not seen, only recalled). */
   readonly status: PrinterStatus | null;
-  /** True when `status` names this job's file. */
-  readonly namesOurFile: boolean;
+  /**
+   * True when `status` names a file other than this job's. Naming none is a clean end too: Buddy
+   * drops its job the moment it finishes (shared/contracts/printers/prusalink.md §7, "204 + FINISHED").
+   */
+  readonly namesAnotherFile: boolean;
 }): ClearingVerdict {
   const { clearing, printerName: name, status } = input;
   if (clearing.kind === 'person') return { kind: 'person' };
   const how = clearing.kind === 'eject_gcode' ? 'its eject G-code' : 'its plate changer';
-  if (!status || status.state !== 'finished' || !input.namesOurFile)
+  if (!status || status.state !== 'finished' || input.namesAnotherFile)
     return {
       kind: 'stop',
       reason: `${name} did not report the end of its print cleanly, so the eject by ${how} is not confirmed: look at the bed, confirm it clear, then clear this flag`,

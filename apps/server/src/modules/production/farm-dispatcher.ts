@@ -298,7 +298,7 @@ export function createFarmDispatcher(deps: {
       printerName: row.name,
       unattendedPlates: row.unattendedPlates,
       status,
-      namesOurFile: status !== null && fileMatch(status, printFileName(job.id)) === 'ours',
+      namesAnotherFile: status !== null && fileMatch(status, printFileName(job.id)) === 'other',
     });
     switch (verdict.kind) {
       case 'person':
