@@ -140,6 +140,15 @@ describe('the clearing method on the printers page (admin API)', () => {
     expect((await boardPrinter(id)).clearing).toEqual({ kind: 'plate_changer', clearsItself: true, unattendedPlates: 0, maxUnattendedPlates: 10 });
   }, 60_000);
 
+  it('is described in the OpenAPI document: the printer body and answer, and the board', async () => {
+    const doc = (await t.client().get('/api/docs/json')).body as any;
+    const text = (value: unknown) => JSON.stringify(value);
+    expect(text(doc.paths['/api/admin/printers/{id}'].put.requestBody)).toContain('"releaseTempC"');
+    expect(text(doc.paths['/api/admin/printers/{id}'].put.requestBody)).toContain('"plate_changer"');
+    expect(text(doc.paths['/api/admin/printers'].post.responses['201'])).toContain('"unattendedPlates"');
+    expect(text(doc.paths['/api/admin/production/board'].get.responses['200'])).toContain('"clearsItself"');
+  });
+
   it('refuses a clearing it cannot run, in words, and changes nothing', async () => {
     const id = await addPrinter('Refusing sim', { kind: 'simulated', speedFactor: 100_000 });
     const { body: before } = await admin.get(`/api/admin/printers/${id}`);
@@ -227,6 +236,30 @@ describe('a simulated printer that ejects its own parts', () => {
     await until('the printer is flagged', async () => (await printerRow(id)).attention !== null);
     expect((await printerRow(id)).attention).toContain('was cancelled');
   }, 120_000);
+});
+
+describe('an order cancelled after its plate printed', () => {
+  it('leaves the printer alone: it may be printing the next order’s plate already', async () => {
+    await retireAllBut();
+    const sim = await startMoonrakerSimulator();
+    try {
+      const id = await addPrinter('Moving on', sim.connection());
+      await confirmBedClear(id);
+      const first = await order(1);
+      await until('the first order prints', async () => (await jobsOf(first))[0]?.status === 'printing');
+      const second = await order(1);
+      sim.finish();
+      await until('the second order prints', async () => (await jobsOf(second))[0]?.status === 'printing');
+      expect((await admin.post(`/api/orders/${first}/status`, { to: 'cancelled', reason: 'buyer changed their mind' })).status).toBe(200);
+      await t.context.orders.announcementsSettled();
+      await tick();
+      expect(sim.describe()).toContain('print_stats printing');
+      expect((await jobsOf(second))[0]!.status).toBe('printing');
+      expect((await printerRow(id)).attention).toBeNull();
+    } finally {
+      await sim.stop();
+    }
+  }, 180_000);
 });
 
 describe('real printer servers run the eject the farm appended', () => {

@@ -326,8 +326,17 @@ export function createPrintJobRepository(db: Database) {
       return row;
     },
 
-    /** Cancels every job of an order that has not ended; returns the ones that were on a printer. */
+    /**
+     * Cancels every job of an order that has not ended; returns the ones that were on their printer
+     * (assigned, uploading or printing), whose print the printer must stop. A printed job is not
+     * returned: its printer may be printing the next plate already (continuous printing).
+     */
     async cancelOfOrder(orderId: string): Promise<PrintJobRow[]> {
+      const onPrinters = await db
+        .select({ id: printJob.id })
+        .from(printJob)
+        .where(and(eq(printJob.orderId, orderId), inArray(printJob.status, ['assigned', 'uploading', 'printing'])));
+      const wasOnPrinter = new Set(onPrinters.map((r) => r.id));
       const rows = await db
         .update(printJob)
         .set({ status: 'cancelled', finishedAt: new Date(), updatedAt: new Date() })
@@ -338,7 +347,7 @@ export function createPrintJobRepository(db: Database) {
           ),
         )
         .returning();
-      return rows.filter((r) => r.printerId !== null);
+      return rows.filter((r) => r.printerId !== null && wasOnPrinter.has(r.id));
     },
 
     /** Printed jobs older than `before` (the autopilot's QC). */
