@@ -4,7 +4,7 @@ import { EJECT_TAIL_MARKER, type FirmwareDialect } from '../../modules/productio
  * How a printer's firmware runs the eject tail of a print file (continuous printing), for the
  * simulators: they imitate the firmware, so they read the tail's G-code as it would.
  * - Klipper waits for a bed to cool only with `TEMPERATURE_WAIT SENSOR=heater_bed MAXIMUM=<t>`
- *   (docs/G-Codes.md, TEMPERATURE_WAIT); its M190 reads S alone (klippy/extras/heaters.py
+ *   (docs/G-Codes.md, TEMPERATURE_WAIT); its M190 reads S alone (klippy/extras/heater_bed.py
  *   cmd_M190), so `M190 R<t>` sets the bed to 0 and does not wait.
  * - Marlin (and Prusa's firmwares) wait for cooling with `M190 R<t>` (marlinfw.org/docs/gcode/M190.html);
  *   `M190 S<t>` waits only while heating; an unknown command such as TEMPERATURE_WAIT is answered

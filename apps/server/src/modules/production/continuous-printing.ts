@@ -38,7 +38,7 @@ export function clearingProblem(clearing: PrinterClearing, kind: PrinterKind): s
  * The wait for the bed to cool to `releaseTempC`, in the firmware's own words:
  * - Klipper: `TEMPERATURE_WAIT SENSOR=heater_bed MAXIMUM=<t>` waits until the sensor reads at or
  *   below MAXIMUM (Klipper3d/klipper docs/G-Codes.md, "TEMPERATURE_WAIT"). Klipper's M190 reads only
- *   S and would not wait for cooling (klippy/extras/heaters.py cmd_M190), so it must not be used.
+ *   S and would not wait for cooling (klippy/extras/heater_bed.py cmd_M190; heaters.py waits only for a non-zero target), so it must not be used.
  * - Marlin (and Prusa's firmwares): `M190 R<t>` waits for the bed to reach the target heating *or
  *   cooling* (marlinfw.org/docs/gcode/M190.html; Prusa-Firmware M190 R). It also sets the target, so
  *   the bed is switched off again after it.
