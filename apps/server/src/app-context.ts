@@ -305,6 +305,8 @@ export function createAppContext(
         reason,
         lastSeenAt: printer.lastStateAt?.toISOString() ?? null,
       }),
+    onContinuousStopped: (printer, reason, jobId) =>
+      farmAlerts.alert({ kind: 'continuous_stopped', printerId: printer.id, printerName: printer.name, reason, jobId }),
   });
   const production = createProductionService({
     jobs: printJobs,

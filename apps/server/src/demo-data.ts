@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { bambulabConnectionSchema, SPOOL_MATERIALS, type PrinterSpool } from '@layerline/contracts';
+import { bambulabConnectionSchema, SPOOL_MATERIALS, type PrinterClearing, type PrinterSpool } from '@layerline/contracts';
 import type { AppContext } from './app-context.ts';
 import { demoVaseStl } from './demo-model.ts';
 import { SANDBOX_MATCHABLE_SKUS } from './integrations/sandbox-shop/sandbox-connector.ts';
@@ -176,6 +176,20 @@ export const DEMO_PRINTERS = [
   { name: 'Big 350', model: 'Simulated 350', size: [350, 350, 350], nozzle: 0.6, tags: ['large', 'enclosed'], speed: 600, spool: ['PETG', 'Forest green', '#2e7d32', 210] },
 ] as const;
 
+/**
+ * Continuous printing in the demo (issue 22): MK4 2 ejects its own parts (the bed cools to 30 °C,
+ * then the toolhead pushes the part off the front), so the board shows a printer that goes on to
+ * its next plate without a person.
+ */
+const DEMO_SELF_CLEARING: Readonly<Record<string, PrinterClearing>> = {
+  'MK4 2': {
+    kind: 'eject_gcode',
+    gcode: 'G1 Z100 F600 ; above the part\nG1 X125 Y210 F6000 ; behind it\nG1 Z1 F600\nG1 Y0 F1500 ; push it off the front\nG1 Z50 F600',
+    releaseTempC: 30,
+    maxUnattendedPlates: 10,
+  },
+};
+
 async function seedDemoFarm(context: AppContext): Promise<void> {
   if ((await context.printerRepository.count()) > 0) return;
   const adminId = await context.users.findIdByEmail(DEMO_ACCOUNTS.admin.email);
@@ -191,6 +205,7 @@ async function seedDemoFarm(context: AppContext): Promise<void> {
       enclosed: (p.tags as readonly string[]).includes('enclosed'),
       groupId: null,
       slicerProfile: null,
+      ...(DEMO_SELF_CLEARING[p.name] ? { clearing: DEMO_SELF_CLEARING[p.name] } : {}),
       connection: { kind: 'simulated', speedFactor: p.speed, offline: false, nozzleTargetC: 215, bedTargetC: 60, model: p.model },
     });
     const [material, colourName, colourHex, gramsLeft] = p.spool;

@@ -224,6 +224,9 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const bambu = printers.find((p) => p.name === DEMO_BAMBU_PRINTER.name) as unknown as { id: string; connection: { kind: string } };
     expect(bambu.connection.kind).toBe('bambulab');
     expect((await owner.post(`/api/admin/printers/${bambu.id}/test`, {})).body).toMatchObject({ ok: true, identity: { software: 'Bambu Lab P1S' } });
+    // Continuous printing (issue 22): one demo printer ejects its own parts.
+    const selfClearing = (printers as unknown as { name: string; clearing: { kind: string } }[]).filter((p) => p.clearing.kind !== 'person');
+    expect(selfClearing.map((p) => [p.name, p.clearing.kind])).toEqual([['MK4 2', 'eject_gcode']]);
   });
 });
 

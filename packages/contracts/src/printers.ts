@@ -321,6 +321,47 @@ export const printerSlicerProfileSchema = z.discriminatedUnion('kind', [
 ]);
 export type PrinterSlicerProfile = z.infer<typeof printerSlicerProfileSchema>;
 
+/**
+ * How a printer's bed is cleared between prints (issue 22, continuous printing; docs/print-farm.md
+ * "Continuous printing"): a person (the default), the printer's own eject G-code run after each
+ * print once the bed has cooled to its release temperature, or a plate changer. A printer that
+ * clears itself goes on to its next plate without a person, at most `maxUnattendedPlates` plates in
+ * a row; then a person looks at it (they confirm the bed clear, which starts the count again).
+ */
+const maxUnattendedPlates = z
+  .number({ message: 'Enter how many plates it may print without a person' })
+  .int('A whole number of plates')
+  .min(1, 'At least one plate')
+  .max(100, 'At most 100 plates without a person');
+export const CLEARING_KINDS = ['person', 'eject_gcode', 'plate_changer'] as const;
+export type ClearingKind = (typeof CLEARING_KINDS)[number];
+export const printerClearingSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('person') }).strict(),
+  z
+    .object({
+      kind: z.literal('eject_gcode'),
+      /** What sweeps the part off (the operator's own moves); appended after the wait for the bed to cool. */
+      gcode: z
+        .string()
+        .trim()
+        .min(1, 'Enter the eject G-code')
+        .max(MAX_CUSTOM_GCODE, 'The eject G-code is too long (20,000 characters at most)'),
+      /** The bed temperature (°C) at or below which the part lets go; the printer waits for it before the sweep. */
+      releaseTempC: z
+        .number({ message: 'Enter the release temperature in °C' })
+        .int('Whole degrees')
+        .min(15, 'The release temperature must be between 15 and 80 °C')
+        .max(80, 'The release temperature must be between 15 and 80 °C'),
+      maxUnattendedPlates,
+    })
+    .strict(),
+  z.object({ kind: z.literal('plate_changer'), maxUnattendedPlates }).strict(),
+]);
+export type PrinterClearing = z.infer<typeof printerClearingSchema>;
+
+/** Whether the printer goes on to its next plate without a person. */
+export const clearsItself = (clearing: PrinterClearing): boolean => clearing.kind !== 'person';
+
 /** A power circuit shared by printers: at most `maxStarts` starts in any `perSeconds`. */
 export const printerGroupInputSchema = z
   .object({
@@ -363,6 +404,8 @@ const printerFields = {
   groupId: z.string().uuid('Choose a printer group').nullable().default(null),
   /** How jobs are sliced for it. Null: Layerline's generic profile (see docs/printers.md). */
   slicerProfile: printerSlicerProfileSchema.nullable().default(null),
+  /** How its bed is cleared between prints (continuous printing). */
+  clearing: printerClearingSchema.default({ kind: 'person' }),
 };
 
 /** Creating a printer: the whole connection, secrets included. */
@@ -446,6 +489,9 @@ export const printerSchema = z.object({
   bedConfirmedClear: z.boolean(),
   bedConfirmedBy: z.string().nullable(),
   bedConfirmedAt: z.string().nullable(),
+  clearing: printerClearingSchema,
+  /** Plates it cleared by itself since a person last confirmed its bed clear. */
+  unattendedPlates: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRINT_JOB_STATUSES } from './print-jobs.ts';
-import { PRINTER_ADMIN_STATUSES, printerStatusSchema, spoolSchema } from './printers.ts';
+import { CLEARING_KINDS, PRINTER_ADMIN_STATUSES, printerStatusSchema, spoolSchema } from './printers.ts';
 
 /**
  * The print farm at work (issue 11, items 2-5): print jobs, the production board, QC and packing.
@@ -77,6 +77,13 @@ export const boardPrinterSchema = z.object({
   lastError: z.string().nullable(),
   loadedSpool: spoolSchema.nullable(),
   bedConfirmedClear: z.boolean(),
+  /** How its bed is cleared; `clearsItself`: it goes on to the next plate without a person (continuous printing). */
+  clearing: z.object({
+    kind: z.enum(CLEARING_KINDS),
+    clearsItself: z.boolean(),
+    unattendedPlates: z.number().int(),
+    maxUnattendedPlates: z.number().int().nullable(),
+  }),
   /** The farm's flag for a person (it takes no job until cleared), in words and since when; null when fine. */
   attention: z.object({ reason: z.string(), since: z.string().nullable() }).nullable(),
   /** The job on it (assigned, uploading or printing), or null. */

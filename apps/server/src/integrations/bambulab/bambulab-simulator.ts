@@ -398,6 +398,8 @@ export async function startBambulabSimulator(options: BambulabSimulatorOptions =
     origin: `mqtts://127.0.0.1:${mqttPort}`,
     serial,
     accessCode,
+    // The farm appends no eject tail for Bambu Lab firmware (continuous-printing.ts knows no dialect for it).
+    ejectsRun: [],
     connection: () => ({ kind: 'bambulab', host: '127.0.0.1', serial, accessCode, model, mqttPort, ftpsPort }) satisfies PrinterConnectionInput,
     wrongCredentials: () => ({ kind: 'bambulab', host: '127.0.0.1', serial, accessCode: accessCode === '00000000' ? '11111111' : '00000000', model, mqttPort, ftpsPort }),
     requests,

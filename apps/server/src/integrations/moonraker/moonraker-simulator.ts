@@ -7,6 +7,7 @@ import {
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
 import { startSwitchableListener } from '../http-client/switchable-listener.ts';
+import { createEjectRecorder } from '../printer-drivers/eject-tail-run.ts';
 
 /**
  * Moonraker in front of Klipper, answering as the real pair does. Every behaviour is taken from
@@ -92,6 +93,7 @@ export async function startMoonrakerSimulator(
   const runoutSensor = options.runoutSensor === undefined ? 'filament_sensor' : options.runoutSensor;
 
   const files = new Map<string, Buffer>();
+  const ejects = createEjectRecorder('klipper');
   const history: HistoryRow[] = [];
   const queue: QueuedJob[] = [];
   let queueState: 'ready' | 'paused' = 'ready';
@@ -143,6 +145,7 @@ export async function startMoonrakerSimulator(
     };
     history.push(currentRow);
     printsStarted += 1;
+    ejects.printStarted();
   };
 
   /** After a job ends the queue loads the next one only with automatic_transition (jq.py L35–44). */
@@ -202,7 +205,7 @@ export async function startMoonrakerSimulator(
       },
       pause_resume: { is_paused: stats.state === 'paused' },
       extruder: { temperature: heating() ? 214.8 : 23.1, target: heating() ? 215 : 0, power: 0 },
-      heater_bed: { temperature: heating() ? 59.9 : 22.4, target: heating() ? 60 : 0, power: 0 },
+      heater_bed: { temperature: heating() ? 59.9 : ejects.idleBed(22.4), target: heating() ? 60 : 0, power: 0 },
     };
     // fss.py: a sensor's status is {filament_detected, enabled}.
     if (runoutSensor) {
@@ -448,6 +451,7 @@ export async function startMoonrakerSimulator(
     get printsStarted() {
       return printsStarted;
     },
+    ejectsRun: ejects.runs,
     get queuedFiles() {
       return queue.map((job) => job.filename);
     },
@@ -465,6 +469,8 @@ export async function startMoonrakerSimulator(
       stats.progress = 1;
       stats.printDuration = NOMINAL_PRINT_SECONDS;
       stats.state = 'complete';
+      // The file's last bytes, an eject tail included, ran before Klipper calls the print complete.
+      ejects.printEnded(files.get(stats.filename));
       finishRow('completed');
       afterJobEnded();
     },

@@ -5,6 +5,7 @@ import {
   type FakeRequest,
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
+import { createEjectRecorder } from '../printer-drivers/eject-tail-run.ts';
 import { startSwitchableListener } from '../http-client/switchable-listener.ts';
 
 /**
@@ -103,6 +104,7 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
   const printPermission = options.printPermission ?? true;
 
   const files = new Map<string, Buffer>();
+  const ejects = createEjectRecorder('marlin');
   const fileDates = new Map<string, number>();
   const history = new Map<string, HistoryEntry[]>();
   let phase: Phase = 'Operational';
@@ -135,6 +137,7 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
     progress = 0;
     errorText = null;
     printsStarted += 1;
+    ejects.printStarted();
   };
 
   /** The connection to the printer closed: job data and progress are cleared (standard.py L1515–1534). */
@@ -201,7 +204,7 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
     const heating = isActive();
     return {
       tool0: { actual: heating ? 214.7 : 24.1, target: heating ? 215.0 : 0.0, offset: 0 },
-      bed: { actual: heating ? 59.8 : 23.6, target: heating ? 60.0 : 0.0, offset: 0 },
+      bed: { actual: heating ? 59.8 : ejects.idleBed(23.6), target: heating ? 60.0 : 0.0, offset: 0 },
     };
   };
 
@@ -456,6 +459,7 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
     get printsStarted() {
       return printsStarted;
     },
+    ejectsRun: ejects.runs,
     get stateText() {
       return text();
     },
@@ -471,6 +475,8 @@ export async function startOctoprintSimulator(options: OctoprintSimulatorOptions
       requirePrint('finish');
       // comm.py: the last line acknowledged → Finishing (printing and finishing flags) → Operational.
       progress = 1;
+      // The host streamed the file's last lines, an eject tail included, before it finishes.
+      if (selected) ejects.printEnded(files.get(selected));
       phase = 'Finishing';
     },
     fail(message) {

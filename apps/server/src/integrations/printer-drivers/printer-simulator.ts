@@ -1,5 +1,6 @@
 import type { PrinterConnectionInput } from '@layerline/contracts';
 import type { Fault, FakeRequest } from '../http-client/fake-printer-server.ts';
+import type { EjectTailRun } from './eject-tail-run.ts';
 
 /**
  * A printer server that answers as the real one does (issue 20), one per vendor and firmware:
@@ -26,6 +27,12 @@ export interface PrinterSimulator {
   readonly files: ReadonlyMap<string, Buffer>;
   /** How many prints it has started since it was made (a double print shows here). */
   readonly printsStarted: number;
+  /**
+   * The eject tails (continuous printing) its firmware ran at the ends of prints, as it read them
+   * (eject-tail-run.ts): after one, the bed reads the temperature the tail waited for, or still hot
+   * when the firmware did not know the wait.
+   */
+  readonly ejectsRun: readonly EjectTailRun[];
   /** Its state in its own words, for test messages. */
   describe(): string;
 

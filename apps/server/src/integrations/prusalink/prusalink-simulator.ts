@@ -5,6 +5,7 @@ import {
   type FakeRequest,
 } from '../http-client/fake-printer-server.ts';
 import type { PrinterSimulator } from '../printer-drivers/printer-simulator.ts';
+import { createEjectRecorder } from '../printer-drivers/eject-tail-run.ts';
 import { createSimulatorAuth } from './prusalink-simulator-auth.ts';
 import { startSwitchableListener } from '../http-client/switchable-listener.ts';
 
@@ -82,6 +83,7 @@ export const startPrusalinkSimulator = async (
   /** Prusa-Link: requests answered 503 while its daemon starts after a restart. */
   let daemonStartingRequests = 0;
   const files = new Map<string, Buffer>();
+  const ejects = createEjectRecorder('marlin');
   /** Buddy stores long names on FAT and prints them by their 8.3 alias. */
   const shortNames = new Map<string, string>();
 
@@ -103,6 +105,7 @@ export const startPrusalinkSimulator = async (
     state = preview ? 'ATTENTION' : 'PRINTING';
     errorMessage = null;
     if (!preview) printsStarted += 1;
+    ejects.printStarted();
   };
 
   /** FINISHED / STOPPED: Buddy's job is gone at once (204); Prusa-Link's after a tick (section 6). */
@@ -199,7 +202,7 @@ export const startPrusalinkSimulator = async (
     const hot = heating();
     const printer = {
       state: reportedState ?? state,
-      temp_bed: hot ? 59.8 : 24.1,
+      temp_bed: hot ? 59.8 : ejects.idleBed(24.1),
       target_bed: hot ? 60 : 0,
       temp_nozzle: hot ? 214.7 : 24.6,
       target_nozzle: hot ? 215 : 0,
@@ -398,6 +401,7 @@ export const startPrusalinkSimulator = async (
     get printsStarted() {
       return printsStarted;
     },
+    ejectsRun: ejects.runs,
     describe,
 
     advance(fraction) {
@@ -405,7 +409,10 @@ export const startPrusalinkSimulator = async (
     },
     /** Finishing (unload, park) reports PRINTING at 100 % on both (ps.cpp L276–286); then FINISHED. */
     finish() {
-      requireActiveJob('finish').progress = 1;
+      const ending = requireActiveJob('finish');
+      ending.progress = 1;
+      // The firmware ran the file to its end, an eject tail included, before it says FINISHED.
+      ejects.printEnded(files.get(ending.fileName));
       endJob('FINISHED');
     },
     /**

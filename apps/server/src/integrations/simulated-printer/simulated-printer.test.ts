@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { simulatedConnectionSchema, type SimulatedConnection } from '@layerline/contracts';
 import type { PrintFile } from '../../modules/production/printer-driver.ts';
+import { withEjectTail } from '../../modules/production/continuous-printing.ts';
 import { createSimulatedPrinterFarm, type SimulatedPrinterFarm } from './simulated-printer.ts';
 
 // One hour of printing in 100 layers, at 60x: one real minute.
@@ -215,5 +216,36 @@ describe('simulated printer', () => {
       speedFactor: 60,
       offline: false,
     });
+  });
+});
+
+describe('simulated printer running an eject tail (continuous printing)', () => {
+  const clearing = { kind: 'eject_gcode', gcode: 'G1 Y200 F3000', releaseTempC: 35, maxUnattendedPlates: 5 } as const;
+  const ejecting = (kind: 'simulated' | 'moonraker'): PrintFile => ({ ...file, bytes: withEjectTail(file.bytes, clearing, kind) });
+
+  it('keeps printing after the last layer while the bed cools to the release temperature, then finishes at it', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(ejecting('simulated'), { startPrint: true });
+    tick(60_000); // the last layer is done
+    const cooling = await printer.status();
+    expect(cooling).toMatchObject({ ok: true, value: { state: 'printing', progress: 0.999 } });
+    expect(cooling.ok && cooling.value.temperatures.bed).toEqual({ actual: 60, target: 35 });
+    // 60 °C → 35 °C with the bed's time constant of 300 simulated s: 300·ln(38/13) ≈ 322 s, 5.4 s at 60x.
+    tick(5_000);
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'printing' } });
+    tick(500);
+    const done = await printer.status();
+    expect(done).toMatchObject({ ok: true, value: { state: 'finished', progress: 1, fileName: file.fileName } });
+    expect(done.ok && done.value.temperatures.bed.actual).toBeLessThanOrEqual(35);
+    expect(await printer.lastOutcome(file.fileName)).toEqual({ ok: true, value: { outcome: 'completed', message: null } });
+  });
+
+  it('skips a cooling wait written for Klipper, as Marlin does, and finishes at once with the bed still hot', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(ejecting('moonraker'), { startPrint: true });
+    tick(60_000);
+    const done = await printer.status();
+    expect(done).toMatchObject({ ok: true, value: { state: 'finished' } });
+    expect(done.ok && done.value.temperatures.bed.actual).toBeGreaterThan(55);
   });
 });

@@ -8,6 +8,7 @@ import {
   type PrinterDriver,
   type PrinterResult,
 } from '../../modules/production/printer-driver.ts';
+import { runEjectTail } from '../printer-drivers/eject-tail-run.ts';
 
 /**
  * The built-in simulated printer: no network, prints in accelerated time. A job lasts its
@@ -15,6 +16,10 @@ import {
  * time left and temperatures, and can be told to fail at a layer (the print ends `failed`), run out
  * of filament at a layer (it waits in `attention` until resumed; both name the layer), or go offline and come back
  * (it keeps printing while unreachable, like a real printer whose network drops).
+ * A file with an eject tail (continuous printing) is run as Marlin runs it (eject-tail-run.ts):
+ * after the last layer the printer keeps printing while its bed cools to the tail's release
+ * temperature, then finishes with the bed at that temperature; a wait Marlin does not know is
+ * skipped, so the print finishes at once with the bed still hot.
  *
  * Time comes from an injectable clock and every value is computed from it when asked (no timers),
  * so tests are deterministic and a thousand simulated printers cost nothing while idle.
@@ -44,18 +49,25 @@ interface SimJob {
   pausedAt: number | null;
   pausedTotalMs: number;
   cancelled: boolean;
+  /** The eject tail run after the last layer, or null for a file without one. */
+  readonly eject: { readonly cooledToC: number | null } | null;
 }
 
 interface SimPrinter {
   connection: SimulatedConnection;
   offline: boolean;
-  readonly files: Map<string, { readonly estimatedPrintSeconds: number; readonly layers: number }>;
+  readonly files: Map<
+    string,
+    { readonly estimatedPrintSeconds: number; readonly layers: number; readonly eject: { readonly cooledToC: number | null } | null }
+  >;
   job: SimJob | null;
 }
 
 const AMBIENT_C = 22;
 /** Heating time constant in simulated seconds. */
 const HEAT_TAU_S = 60;
+/** A bed cools more slowly than it heats (no heater driving it): its time constant in simulated seconds. */
+const COOL_TAU_S = 300;
 
 export const createSimulatedPrinterFarm = (options: { now?: () => number } = {}): SimulatedPrinterFarm => {
   const now = options.now ?? Date.now;
@@ -79,6 +91,43 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
     return Math.max(0, Math.min(1, elapsed / job.durationMs));
   };
 
+  /**
+   * The eject tail after the last layer: the bed switched off cools from its target; the print
+   * ends once it reached the temperature the tail waits for (at once when the firmware did not wait).
+   */
+  const ejectPhase = (
+    printer: SimPrinter,
+    job: SimJob,
+    eject: { readonly cooledToC: number | null },
+    at: number,
+  ): PrinterStatus => {
+    const { bedTargetC, speedFactor } = printer.connection;
+    const sinceEndS = (((job.pausedAt ?? at) - job.startedAt - job.pausedTotalMs - job.durationMs) * speedFactor) / 1000;
+    const bed = Math.round((AMBIENT_C + (bedTargetC - AMBIENT_C) * Math.exp(-sinceEndS / COOL_TAU_S)) * 10) / 10;
+    const wait = eject.cooledToC;
+    // A release temperature at or below the room's is never reached: the firmware waits for ever, as a real one would.
+    const coolS =
+      wait === null || wait >= bedTargetC
+        ? 0
+        : wait <= AMBIENT_C
+          ? Infinity
+          : COOL_TAU_S * Math.log((bedTargetC - AMBIENT_C) / (wait - AMBIENT_C));
+    const cooling = sinceEndS < coolS;
+    return {
+      state: cooling ? 'printing' : 'finished',
+      progress: cooling ? 0.999 : 1,
+      fileName: job.fileName,
+      currentLayer: job.layers,
+      totalLayers: job.layers,
+      secondsLeft: cooling && Number.isFinite(coolS) ? Math.ceil((coolS - sinceEndS) / speedFactor) : null,
+      temperatures: {
+        nozzle: { actual: AMBIENT_C, target: 0 },
+        bed: { actual: cooling || wait === null ? bed : Math.min(bed, wait), target: cooling && wait !== null ? wait : 0 },
+      },
+      errorText: null,
+    };
+  };
+
   const statusOf = (printer: SimPrinter, at: number): PrinterStatus => {
     const job = printer.job;
     const { nozzleTargetC, bedTargetC, speedFactor } = printer.connection;
@@ -98,6 +147,7 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
       state = job.stopAt.runout ? 'attention' : 'failed';
       errorText = job.stopAt.message;
     } else if (progress >= 1) {
+      if (job.eject) return ejectPhase(printer, job, job.eject, at);
       state = 'finished';
     }
     const currentLayer = Math.min(job.layers, Math.floor(progress * job.layers) + 1);
@@ -157,6 +207,7 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
       pausedAt: null,
       pausedTotalMs: 0,
       cancelled: false,
+      eject: file.eject,
     };
     return succeeded(undefined);
   };
@@ -194,7 +245,8 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
                 return failed('busy', 'The simulated printer is busy with another job', 409);
               }
             }
-            printer.files.set(file.fileName, { estimatedPrintSeconds: file.estimatedPrintSeconds, layers });
+            const eject = runEjectTail(file.bytes, 'marlin');
+            printer.files.set(file.fileName, { estimatedPrintSeconds: file.estimatedPrintSeconds, layers, eject });
             if (startPrint) {
               const started = startJob(printer, file.fileName, at);
               if (!started.ok) return started;

@@ -57,6 +57,14 @@ export type FarmAlert =
       readonly printerName: string;
       readonly reason: string;
       readonly lastSeenAt: string | null;
+    }
+  /** A printer that clears itself stopped for a person (continuous printing), after the job `jobId`. */
+  | {
+      readonly kind: 'continuous_stopped';
+      readonly printerId: string;
+      readonly printerName: string;
+      readonly reason: string;
+      readonly jobId: string;
     };
 
 /** What the alerts read to put numbers and names in words. */
@@ -111,6 +119,8 @@ export function alertKey(alert: FarmAlert): string | null {
       return `dead-letter:${alert.deadLetterId}`;
     case 'printer_offline':
       return `printer-offline:${alert.printerId}:${alert.lastSeenAt ?? 'never'}`;
+    case 'continuous_stopped':
+      return `continuous-stopped:${alert.printerId}:${alert.jobId}`;
   }
 }
 
@@ -167,6 +177,11 @@ export async function alertText(alert: FarmAlert, lookups: FarmAlertLookups): Pr
     case 'printer_offline':
       return cut(
         `Printer “${plain(alert.printerName)}” went offline: ${plain(cut(alert.reason, 300))}.`,
+        DISCORD_CONTENT_LIMIT,
+      );
+    case 'continuous_stopped':
+      return cut(
+        `Printer “${plain(alert.printerName)}” stopped printing by itself and needs a person: ${plain(cut(alert.reason, 600)).replace(/[.!]+$/, '')}.`,
         DISCORD_CONTENT_LIMIT,
       );
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isPrinterFree, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import { clearsItself, isPrinterFree, type PrinterKind, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import { verdictOnFinish, withEjectTail } from './continuous-printing.ts';
 import {
   DispatchQueue,
   gramsNeeded,
@@ -13,8 +14,8 @@ import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
 import type { PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
-import { readOutcome, readPrinter, type Reading } from './printer-reading.ts';
-import type { PrinterRepository, PrinterRow } from './printer-repository.ts';
+import { fileMatch, readOutcome, readPrinter, type Reading } from './printer-reading.ts';
+import { clearingOf, type PrinterRepository, type PrinterRow } from './printer-repository.ts';
 
 /**
  * The farm at work (docs/print-farm.md, "The dispatcher"): one `tick` reads every printer, lets the
@@ -219,6 +220,8 @@ export function createFarmDispatcher(deps: {
   options: FarmDispatcherOptions;
   /** Told when a printer that was answering stops (the farm's Discord alert); must not throw. */
   onPrinterOffline?: (printer: PrinterRow, reason: string) => Promise<void>;
+  /** Told when a printer that clears itself stops for a person (continuous printing; the farm's Discord alert); must not throw. */
+  onContinuousStopped?: (printer: PrinterRow, reason: string, jobId: string) => Promise<void>;
   log?: { error(obj: unknown, msg?: string): void };
 }) {
   const { jobs, printers, drivers, storage, outcomes, options } = deps;
@@ -236,7 +239,10 @@ export function createFarmDispatcher(deps: {
    */
   async function fileFor(job: PrintJobRow, row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { refused: string }> {
     const base = { fileName: printFileName(job.id), estimatedPrintSeconds: job.printSeconds, ...(job.layerCount ? { layerCount: job.layerCount } : {}) };
-    if (job.fileKind === 'simulation') return { ready: { ...base, bytes: simulationFile(job) } };
+    // A printer that ejects its own parts gets its eject after the job (continuous printing); only plain G-code can take a tail.
+    const ejecting = (bytes: Uint8Array) =>
+      base.fileName.endsWith('.gcode') ? withEjectTail(bytes, clearingOf(row), row.connectionKind as PrinterKind) : bytes;
+    if (job.fileKind === 'simulation') return { ready: { ...base, bytes: ejecting(simulationFile(job)) } };
     const version = await deps.files.settingsVersion(job.printConfigId);
     if (version === null) return { refused: `The print configuration of “${job.partName}” was deleted` };
     const profile = printerProfileOf(row);
@@ -248,7 +254,7 @@ export function createFarmDispatcher(deps: {
     }
     if (file.status === 'failed') return { refused: `PrusaSlicer could not slice “${job.partName}” for ${row.name}: ${file.error ?? 'no reason given'}` };
     if (file.status !== 'done' || !file.gcodeKey) return { wait: true };
-    return { ready: { ...base, bytes: await storage.readAll(file.gcodeKey), estimatedPrintSeconds: file.printSeconds ?? job.printSeconds } };
+    return { ready: { ...base, bytes: ejecting(await storage.readAll(file.gcodeKey)), estimatedPrintSeconds: file.printSeconds ?? job.printSeconds } };
   }
 
   /** Back to the queue (nothing printed): the printer is let go, and the reason kept for the board. */
@@ -265,6 +271,7 @@ export function createFarmDispatcher(deps: {
       await jobs.setBedClear(row.id, false, null);
       await useFilament(row, job.grams);
       await jobs.record({ kind: 'printed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: qcNote ? `Printed on ${row.name}? ${qcNote}` : `Printed on ${row.name}` });
+      await clearAfterPrint(job, row, status);
       return;
     }
     const failed = await jobs.move(job.id, 'printing', 'failed', {
@@ -276,7 +283,45 @@ export function createFarmDispatcher(deps: {
     // Whatever is on the bed must come off before the next print.
     await jobs.setBedClear(row.id, false, null);
     await jobs.record({ kind: 'failed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: failure });
+    if (clearsItself(clearingOf(row)))
+      await stopContinuous(row, job.id, `The print failed on ${row.name}, so it did not clear its bed (${failure}): look at the bed, confirm it clear, then clear this flag`);
     await outcomes.jobFailed(failed, { kind: 'printer' });
+  }
+
+  /**
+   * Continuous printing: after a good print, a printer that clears itself has a clear bed for the
+   * next plate, when its end was clean and the cap of plates without a person allows it
+   * (verdictOnFinish); otherwise it stops for a person.
+   */
+  async function clearAfterPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null): Promise<void> {
+    const verdict = verdictOnFinish({
+      clearing: clearingOf(row),
+      printerName: row.name,
+      unattendedPlates: row.unattendedPlates,
+      status,
+      namesAnotherFile: status !== null && fileMatch(status, printFileName(job.id)) === 'other',
+    });
+    switch (verdict.kind) {
+      case 'person':
+        return;
+      case 'cleared':
+        if (await printers.clearedItself(row.id, row.unattendedPlates))
+          await jobs.record({ kind: 'bed_clear', jobId: job.id, printerId: row.id, actorKind: 'printer', detail: verdict.detail });
+        return;
+      case 'cap':
+        await jobs.record({ kind: 'continuous_limit', jobId: job.id, printerId: row.id, actorKind: 'system', detail: verdict.detail });
+        await deps.onContinuousStopped?.(row, verdict.detail, job.id);
+        return;
+      case 'stop':
+        return stopContinuous(row, job.id, verdict.reason);
+    }
+  }
+
+  /** A printer that clears itself stops and calls a person: the board's flag (no job goes to it) and the farm's alert. */
+  async function stopContinuous(row: PrinterRow, jobId: string, reason: string): Promise<void> {
+    await printers.flagAttention(row.id, reason);
+    await jobs.record({ kind: 'continuous_stopped', jobId, printerId: row.id, actorKind: 'system', detail: reason });
+    await deps.onContinuousStopped?.(row, reason, jobId);
   }
 
   /** A printing job whose printer is gone: it failed (what it printed is lost to us), and is reprinted. */
@@ -563,6 +608,9 @@ export function createFarmDispatcher(deps: {
       const result = await driverOf(row).cancel();
       if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
       await jobs.setBedClear(row.id, false, null);
+      // A cancelled print never reaches its eject: what it left on the bed needs a person.
+      if (clearsItself(clearingOf(row)))
+        await stopContinuous(row, job.id, `The print on ${row.name} was cancelled (its order was cancelled), so it did not clear its bed: look at the bed, confirm it clear, then clear this flag`);
     },
 
     /** Polls, autopilot, dispatch, starts: one turn of the farm. */

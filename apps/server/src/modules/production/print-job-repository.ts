@@ -332,8 +332,17 @@ export function createPrintJobRepository(db: Database) {
       return row;
     },
 
-    /** Cancels every job of an order that has not ended; returns the ones that were on a printer. */
+    /**
+     * Cancels every job of an order that has not ended; returns the ones that were on their printer
+     * (assigned, uploading or printing), whose print the printer must stop. A printed job is not
+     * returned: its printer may be printing the next plate already (continuous printing).
+     */
     async cancelOfOrder(orderId: string): Promise<PrintJobRow[]> {
+      const onPrinters = await db
+        .select({ id: printJob.id })
+        .from(printJob)
+        .where(and(eq(printJob.orderId, orderId), inArray(printJob.status, ['assigned', 'uploading', 'printing'])));
+      const wasOnPrinter = new Set(onPrinters.map((r) => r.id));
       const rows = await db
         .update(printJob)
         .set({ status: 'cancelled', finishedAt: new Date(), updatedAt: new Date() })
@@ -344,7 +353,7 @@ export function createPrintJobRepository(db: Database) {
           ),
         )
         .returning();
-      return rows.filter((r) => r.printerId !== null);
+      return rows.filter((r) => r.printerId !== null && wasOnPrinter.has(r.id));
     },
 
     /** Printed jobs older than `before` (the autopilot's QC). */
@@ -516,7 +525,8 @@ export function createPrintJobRepository(db: Database) {
         .update(printer)
         .set(
           clear
-            ? { bedConfirmedClear: true, bedConfirmedBy: by, bedConfirmedAt: new Date() }
+            ? // A person (or the autopilot) looked: the count of plates printed without one starts again.
+              { bedConfirmedClear: true, bedConfirmedBy: by, bedConfirmedAt: new Date(), unattendedPlates: 0 }
             : { bedConfirmedClear: false, bedConfirmedBy: null, bedConfirmedAt: null },
         )
         .where(eq(printer.id, printerId))

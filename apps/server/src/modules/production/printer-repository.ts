@@ -1,6 +1,8 @@
 import { and, asc, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import {
+  printerClearingSchema,
   printerConnectionSchema,
+  type PrinterClearing,
   type PrinterConnection,
   type PrinterSlicerProfile,
   type PrinterSpool,
@@ -23,6 +25,8 @@ export interface PrinterFields {
   readonly enclosed: boolean;
   readonly groupId: string | null;
   readonly slicerProfile: PrinterSlicerProfile | null;
+  /** Absent: a new printer is cleared by a person, an edited one keeps its clearing. */
+  readonly clearing?: PrinterClearing;
   readonly connection: PrinterConnection;
 }
 
@@ -53,6 +57,7 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
     enclosed: fields.enclosed,
     groupId: fields.groupId,
     slicerProfile: fields.slicerProfile,
+    ...(fields.clearing ? { clearing: fields.clearing } : {}),
     connectionKind: fields.connection.kind,
   });
 
@@ -164,6 +169,32 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
       return rows.length > 0;
     },
 
+    /**
+     * The printer cleared its own bed after a good print (continuous printing): the bed is clear
+     * for the next plate and one more plate counts as unattended. Compare-and-set on the count
+     * read and on no flag raised meanwhile, so two ticks settling the same finish count it once.
+     */
+    async clearedItself(printerId: string, unattendedPlatesBefore: number): Promise<boolean> {
+      const rows = await db
+        .update(printer)
+        .set({
+          bedConfirmedClear: true,
+          bedConfirmedBy: null,
+          bedConfirmedAt: new Date(),
+          unattendedPlates: unattendedPlatesBefore + 1,
+        })
+        .where(
+          and(
+            eq(printer.id, printerId),
+            eq(printer.unattendedPlates, unattendedPlatesBefore),
+            eq(printer.bedConfirmedClear, false),
+            isNull(printer.attention),
+          ),
+        )
+        .returning({ id: printer.id });
+      return rows.length === 1;
+    },
+
     /** The stored connection, opened (throws SecretBoxError when it does not belong to this row). */
     connection(row: PrinterRow): PrinterConnection {
       return printerConnectionSchema.parse(JSON.parse(box.open(row.connectionEnc, context(row.id))));
@@ -185,3 +216,9 @@ export function createPrinterRepository(db: Database, box: SecretBox) {
 }
 
 export type PrinterRepository = ReturnType<typeof createPrinterRepository>;
+
+/** How the printer's bed is cleared; a value stored before continuous printing reads as a person. */
+export const clearingOf = (row: Pick<PrinterRow, 'clearing'>): PrinterClearing => {
+  const parsed = printerClearingSchema.safeParse(row.clearing);
+  return parsed.success ? parsed.data : { kind: 'person' };
+};

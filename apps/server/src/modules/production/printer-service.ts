@@ -13,9 +13,10 @@ import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
 import type { BuildVolume, BuildVolumes } from '../designs/build-volume.ts';
 import type { PrinterActor } from './printer-actor.ts';
+import { clearingProblem } from './continuous-printing.ts';
 import type { PrinterDriverFactory } from './printer-driver.ts';
 import { createPrinterGroupService } from './printer-group-service.ts';
-import type { PrinterFields, PrinterRepository, PrinterRow } from './printer-repository.ts';
+import { clearingOf, type PrinterFields, type PrinterRepository, type PrinterRow } from './printer-repository.ts';
 
 /** The fields of an edit, where the connection's secret may be missing (kept from the stored one). */
 export interface PrinterUpdate extends Omit<PrinterFields, 'connection'> {
@@ -119,6 +120,11 @@ export function createPrinterService(deps: {
       throw new AppError('unprocessable', 'groupId: That printer group does not exist (it may have been deleted)');
   }
 
+  function runnableClearing(fields: Pick<PrinterFields, 'clearing'>, connection: PrinterConnection): void {
+    const problem = fields.clearing ? clearingProblem(fields.clearing, connection.kind) : null;
+    if (problem) throw new AppError('unprocessable', problem);
+  }
+
   async function allowedAddress(connection: PrinterConnection): Promise<void> {
     if (connection.kind === 'simulated') return; // in-process: no address
     // A Bambu Lab printer is named by its host alone (MQTT and FTPS, not HTTP); the policy is the same.
@@ -153,6 +159,8 @@ export function createPrinterService(deps: {
       bedConfirmedClear: row.bedConfirmedClear,
       bedConfirmedBy: row.bedConfirmedBy,
       bedConfirmedAt: row.bedConfirmedAt?.toISOString() ?? null,
+      clearing: clearingOf(row),
+      unattendedPlates: row.unattendedPlates,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -204,6 +212,7 @@ export function createPrinterService(deps: {
 
     async create(actor: PrinterActor, fields: PrinterFields): Promise<Printer> {
       await checkGroup(fields.groupId);
+      runnableClearing(fields, fields.connection);
       await allowedAddress(fields.connection);
       const row = await repository.create(fields);
       await record(actor, 'printer.create', row);
@@ -214,6 +223,7 @@ export function createPrinterService(deps: {
       const row = await changeable(id);
       await checkGroup(fields.groupId);
       const connection = mergeConnection(repository.connection(row), fields.connection);
+      runnableClearing(fields, connection);
       await allowedAddress(connection);
       const updated = await repository.update(id, { ...fields, connection });
       if (!updated) return refusedMeanwhile(id);

@@ -80,6 +80,10 @@ export const printer = pgTable(
      */
     attention: text('attention'),
     attentionAt: timestamp('attention_at', { withTimezone: true }),
+    /** How its bed is cleared between prints (PrinterClearing: person, eject_gcode, plate_changer). */
+    clearing: jsonb('clearing').$type<unknown>().notNull().default({ kind: 'person' }),
+    /** Plates it cleared by itself since a person last confirmed its bed clear (capped by its clearing). */
+    unattendedPlates: integer('unattended_plates').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

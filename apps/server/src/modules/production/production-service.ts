@@ -19,7 +19,8 @@ import { plannerJobOf, plannerPrinterOf, type FarmDispatcher } from './farm-disp
 import { actorIdOf, latestAttempts, reprintOf, type FarmActor, type FarmOrders, type JobOutcomes } from './job-outcomes.ts';
 import type { PackingSlipInput } from './packing-slip.ts';
 import type { JobWithNames, NewPrintJob, OrderPartRow, PrintJobRepository } from './print-job-repository.ts';
-import type { PrinterRepository } from './printer-repository.ts';
+import { boardClearing } from './continuous-printing.ts';
+import { clearingOf, type PrinterRepository } from './printer-repository.ts';
 
 /** The quotes' nozzle (their PrusaSlicer profile): a job's nozzle unless only another nozzle's printers can take it. */
 export const SLICED_NOZZLE_MM = 0.4;
@@ -305,6 +306,7 @@ export function createProductionService(deps: {
           lastError: r.lastError,
           loadedSpool: (r.spools as PrinterSpool[]).find((s) => s.loaded) ?? null,
           bedConfirmedClear: r.bedConfirmedClear,
+          clearing: boardClearing(clearingOf(r), r.unattendedPlates),
           attention: r.attention === null ? null : { reason: r.attention, since: r.attentionAt?.toISOString() ?? null },
           jobId: jobOn.get(r.id) ?? null,
         }));

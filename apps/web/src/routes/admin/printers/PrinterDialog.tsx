@@ -17,6 +17,8 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import {
   BAMBULAB_MODELS,
+  CLEARING_KINDS,
+  type ClearingKind,
   MATERIALS_NEEDING_ENCLOSURE,
   PRINTER_KIND_LABELS,
   PRINTER_KINDS,
@@ -47,6 +49,16 @@ const BAMBU_BEDS: Readonly<Record<BambulabModel, { x: string; y: string; z: stri
   P1P: { x: '256', y: '256', z: '250' },
   A1: { x: '256', y: '256', z: '256' },
   'A1 mini': { x: '180', y: '180', z: '180' },
+};
+const CLEARING_LABELS: Record<ClearingKind, string> = {
+  person: 'A person clears the bed',
+  eject_gcode: 'Eject G-code (clears itself)',
+  plate_changer: 'Plate changer (clears itself)',
+};
+const CLEARING_HELP: Record<ClearingKind, string> = {
+  person: 'Each print waits for someone to confirm the bed clear',
+  eject_gcode: 'After each print the bed cools, then your G-code sweeps the part off and the next plate starts',
+  plate_changer: 'The changer swaps the plate after each print and the next plate starts',
 };
 
 const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 };
@@ -270,6 +282,43 @@ export function PrinterDialog({
                 slotProps: { htmlInput: { style: MONOSPACE } },
               })}
             </>
+          ) : null}
+          <TextField
+            select
+            label="Bed clearing"
+            value={form.clearing}
+            onChange={(event) => set('clearing')(event.target.value as ClearingKind)}
+            size="small"
+            fullWidth
+            helperText={CLEARING_HELP[form.clearing]}
+          >
+            {CLEARING_KINDS.map((kind) => (
+              <MenuItem key={kind} value={kind}>
+                {CLEARING_LABELS[kind]}
+              </MenuItem>
+            ))}
+          </TextField>
+          {form.clearing === 'eject_gcode'
+            ? text('ejectGcode', 'Eject G-code', {
+                multiline: true,
+                minRows: 3,
+                slotProps: { htmlInput: { style: MONOSPACE } },
+                helperText: 'The moves that sweep the part off, run once the bed has cooled',
+              })
+            : null}
+          {form.clearing !== 'person' ? (
+            <Stack direction="row" spacing={1}>
+              {form.clearing === 'eject_gcode'
+                ? text('releaseTempC', 'Release temperature (°C)', {
+                    type: 'number',
+                    helperText: 'The bed cools to this before the sweep',
+                  })
+                : null}
+              {text('maxUnattendedPlates', 'Plates without a person', {
+                type: 'number',
+                helperText: 'Then it waits for a person to look',
+              })}
+            </Stack>
           ) : null}
           <TextField
             select

@@ -24,6 +24,7 @@ import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { usePrinterGroups, usePrinters, useSetPrinterStatus, useTestPrinter, useTrustPrinterCertificate } from '../../../api/printers.ts';
 import { AttentionBanner } from './AttentionBanner.tsx';
 import { PowerGroups } from './PowerGroups.tsx';
+import { clearingSummary } from './printer-form.ts';
 import { PRINTER_STATE_LABEL } from './printer-state-labels.ts';
 import { PrinterDialog } from './PrinterDialog.tsx';
 import { SpoolsDialog } from './SpoolsDialog.tsx';
@@ -244,6 +245,11 @@ export default function PrintersPage() {
                             .filter(Boolean)
                             .join(' · ')}
                         </Typography>
+                        {printer.clearing.kind !== 'person' ? (
+                          <Typography variant="caption" color="info.main" component="div">
+                            {clearingSummary(printer.clearing, printer.unattendedPlates)}
+                          </Typography>
+                        ) : null}
                         {printer.tags.length ? (
                           <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
                             {printer.tags.map((tag) => (

@@ -30,6 +30,8 @@ const saved: Printer = {
   bedConfirmedClear: false,
   bedConfirmedBy: null,
   bedConfirmedAt: null,
+  clearing: { kind: 'person' },
+  unattendedPlates: 0,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -142,5 +144,20 @@ describe('the printer form', () => {
     });
     expect(form).toMatchObject({ kind: 'bambulab', profile: 'bambulab', bambuHost: '192.168.1.60', accessCode: '' });
     expect(printerBody(form, true).connection).not.toHaveProperty('accessCode');
+  });
+
+  it('sends the bed clearing (continuous printing) and reads it back', () => {
+    const form = { ...emptyPrinterForm(), name: 'Ejector', clearing: 'eject_gcode' as const, ejectGcode: 'G1 Y200', releaseTempC: '28', maxUnattendedPlates: '6' };
+    expect(printerCreateInputSchema.parse(printerBody(form, false)).clearing).toEqual({
+      kind: 'eject_gcode',
+      gcode: 'G1 Y200',
+      releaseTempC: 28,
+      maxUnattendedPlates: 6,
+    });
+    expect(printerCreateInputSchema.parse(printerBody({ ...emptyPrinterForm(), name: 'P' }, false)).clearing).toEqual({ kind: 'person' });
+    const noTemp = printerCreateInputSchema.safeParse(printerBody({ ...form, releaseTempC: '' }, false));
+    expect(noTemp.error?.issues[0]?.message).toBe('Enter the release temperature in °C');
+    const back = printerFormFrom({ ...saved, clearing: { kind: 'plate_changer', maxUnattendedPlates: 12 } });
+    expect(back).toMatchObject({ clearing: 'plate_changer', maxUnattendedPlates: '12' });
   });
 });

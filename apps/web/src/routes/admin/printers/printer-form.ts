@@ -1,7 +1,9 @@
 import {
   SPOOL_MATERIALS,
   type BambulabModel,
+  type ClearingKind,
   type Printer,
+  type PrinterClearing,
   type PrinterCreateInput,
   type PrinterKind,
   type PrinterSlicerProfile,
@@ -45,6 +47,11 @@ export interface PrinterFormState {
   bambuModel: BambulabModel;
   mqttPort: string;
   ftpsPort: string;
+  /** How its bed is cleared between prints (continuous printing), and that method's settings as typed. */
+  clearing: ClearingKind;
+  ejectGcode: string;
+  releaseTempC: string;
+  maxUnattendedPlates: string;
 }
 
 /** A bundled preset's key in the form's select. */
@@ -80,6 +87,10 @@ export const emptyPrinterForm = (): PrinterFormState => ({
   bambuModel: 'P1S',
   mqttPort: '8883',
   ftpsPort: '990',
+  clearing: 'person',
+  ejectGcode: '',
+  releaseTempC: '30',
+  maxUnattendedPlates: '10',
 });
 
 /** The form filled from a saved printer: its secret is never known here, so those fields start empty. */
@@ -110,6 +121,13 @@ export function printerFormFrom(printer: Printer): PrinterFormState {
     form.profile = 'bambulab';
     form.bambuModel = profile.model;
   }
+  const clearing = printer.clearing;
+  form.clearing = clearing.kind;
+  if (clearing.kind === 'eject_gcode') {
+    form.ejectGcode = clearing.gcode;
+    form.releaseTempC = String(clearing.releaseTempC);
+  }
+  if (clearing.kind !== 'person') form.maxUnattendedPlates = String(clearing.maxUnattendedPlates);
   const c = printer.connection;
   if (c.kind === 'simulated') {
     form.speedFactor = String(c.speedFactor);
@@ -189,6 +207,7 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
     enclosed: form.enclosed,
     groupId: form.groupId === '' ? null : form.groupId,
     slicerProfile: slicerProfileOf(form),
+    clearing: clearingOf(form),
     name: form.name,
     model: form.model,
     buildVolumeMm: { x: orNull(num(form.x)), y: orNull(num(form.y)), z: orNull(num(form.z)) },
@@ -199,6 +218,24 @@ export function printerBody(form: PrinterFormState, editing: boolean): PrinterCr
       .filter(Boolean),
     connection,
   } as unknown as PrinterCreateInput;
+}
+
+/** The clearing to save; numbers as typed (the server names a missing or wrong one). */
+function clearingOf(form: PrinterFormState): PrinterClearing {
+  const maxUnattendedPlates = orNull(num(form.maxUnattendedPlates)) as number;
+  switch (form.clearing) {
+    case 'person':
+      return { kind: 'person' };
+    case 'plate_changer':
+      return { kind: 'plate_changer', maxUnattendedPlates };
+    case 'eject_gcode':
+      return {
+        kind: 'eject_gcode',
+        gcode: form.ejectGcode,
+        releaseTempC: orNull(num(form.releaseTempC)) as number,
+        maxUnattendedPlates,
+      };
+  }
 }
 
 /** The slicer profile to save; a bundled choice with no preset picked is sent as such, and the server names it. */
@@ -219,4 +256,11 @@ function slicerProfileOf(form: PrinterFormState): PrinterSlicerProfile | null {
       };
     }
   }
+}
+
+/** A self-clearing printer in words for the printers list: "Clears itself by eject G-code (35 °C) · 2 of 10 plates without a person". */
+export function clearingSummary(clearing: PrinterClearing, unattendedPlates: number): string {
+  if (clearing.kind === 'person') return 'Cleared by a person';
+  const how = clearing.kind === 'eject_gcode' ? `eject G-code (${clearing.releaseTempC} °C)` : 'plate changer';
+  return `Clears itself by ${how} · ${unattendedPlates} of ${clearing.maxUnattendedPlates} plates without a person`;
 }

@@ -12,7 +12,7 @@ import { AttentionBanner } from '../printers/AttentionBanner.tsx';
 import { PRINTER_STATE_COLOUR, PRINTER_STATE_LABEL } from '../printers/printer-state-labels.ts';
 import { ColourDot } from './ColourSwatch.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
-import { bedClearable, percent, progressLabel, type ColourInfo } from './production-format.ts';
+import { bedClearable, clearingLabel, percent, progressLabel, type ColourInfo } from './production-format.ts';
 
 function StateChip({ printer }: { printer: BoardPrinter }) {
   if (printer.connectionLost) {
@@ -156,6 +156,17 @@ export function PrinterCard({
           useFlexGap
           sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
         >
+          <Chip
+            size="small"
+            variant="outlined"
+            color={printer.clearing.clearsItself ? 'info' : 'default'}
+            label={clearingLabel(printer.clearing)}
+            title={
+              printer.clearing.clearsItself
+                ? 'Continuous printing: after a clean finish the next plate starts without a person; a failed, cancelled or unconfirmed print, or the cap of plates, stops it for a person'
+                : 'Each print waits for someone to confirm the bed clear'
+            }
+          />
           {printer.jobId ? null : printer.bedConfirmedClear ? (
             <Chip size="small" variant="outlined" color="success" label="Bed clear" />
           ) : (

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptLabel,
   bedClearable,
+  clearingLabel,
   colourOf,
   formatDuration,
   formatSize,
@@ -151,5 +152,17 @@ describe('bedClearable', () => {
     expect(bedClearable({ ...printer, connectionLost: true })).toBe(false);
     expect(bedClearable({ ...printer, adminStatus: 'retired' })).toBe(false);
     expect(bedClearable({ ...printer, bedConfirmedClear: true })).toBe(false);
+  });
+});
+
+describe('clearingLabel', () => {
+  it('says who clears the bed, and a self-clearing printer’s plates against its cap', () => {
+    expect(clearingLabel({ kind: 'person', clearsItself: false, unattendedPlates: 0, maxUnattendedPlates: null })).toBe('Cleared by a person');
+    expect(clearingLabel({ kind: 'eject_gcode', clearsItself: true, unattendedPlates: 3, maxUnattendedPlates: 10 })).toBe(
+      'Clears itself · eject G-code · 3/10 plates',
+    );
+    expect(clearingLabel({ kind: 'plate_changer', clearsItself: true, unattendedPlates: 0, maxUnattendedPlates: 5 })).toBe(
+      'Clears itself · plate changer · 0/5 plates',
+    );
   });
 });

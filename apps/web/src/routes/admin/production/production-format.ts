@@ -21,6 +21,21 @@ export function bedClearable(printer: {
   );
 }
 
+/**
+ * How a printer's bed is cleared, for its card: a printer that clears itself says so, with its
+ * plates printed without a person against its cap ("Clears itself · eject G-code · 3/10 plates").
+ */
+export function clearingLabel(clearing: {
+  kind: 'person' | 'eject_gcode' | 'plate_changer';
+  clearsItself: boolean;
+  unattendedPlates: number;
+  maxUnattendedPlates: number | null;
+}): string {
+  if (!clearing.clearsItself) return 'Cleared by a person';
+  const how = clearing.kind === 'eject_gcode' ? 'eject G-code' : 'plate changer';
+  return `Clears itself · ${how} · ${clearing.unattendedPlates}/${clearing.maxUnattendedPlates ?? '—'} plates`;
+}
+
 /** A print time or the time left, as people read it: "45 s", "12 min", "1 h 05 min". */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
