@@ -50,6 +50,8 @@ import { createSimulatedPrinterFarm } from './integrations/simulated-printer/sim
 import { createPrintJobRepository } from './modules/production/print-job-repository.ts';
 import { createJobOutcomes } from './modules/production/job-outcomes.ts';
 import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
+import { createBrandingRepository } from './modules/branding/branding-repository.ts';
+import { createBrandingService } from './modules/branding/branding-service.ts';
 import { createProductionService } from './modules/production/production-service.ts';
 import { createShippingModule } from './modules/shipping/shipping-module.ts';
 import { createSandboxCarrier } from './integrations/sandbox-carrier/sandbox-carrier.ts';
@@ -296,6 +298,8 @@ export function createAppContext(
         lastSeenAt: printer.lastStateAt?.toISOString() ?? null,
       }),
   });
+  // branded parcels (issue 24, point 4): the seller's logo and insert on the packing slip.
+  const branding = createBrandingService({ repository: createBrandingRepository(db), storage, audit });
   const production = createProductionService({
     jobs: printJobs,
     printers: printerRepository,
@@ -308,6 +312,7 @@ export function createAppContext(
         users
           .findMe(id)
           .then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),
+      branding: (id) => branding.forPackingSlip(id),
     },
     audit,
     autopilot: config.farm.autopilot,
@@ -579,6 +584,7 @@ export function createAppContext(
     /** The farm's Discord alerts; the payments module raises `farmAlerts.alert({ kind: 'payment_failed', … })`. */
     farmAlerts,
     affiliates,
+    branding,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).

@@ -20,3 +20,6 @@ export * from './affiliates.ts';
 export * from './notifications.ts';
 export * from './discord.ts';
 export * from './slicer-presets.ts';
+// issue 24 (branded parcels, listing images)
+export * from './branding.ts';
+export * from './listing-images.ts';
