@@ -52,6 +52,8 @@ import { createJobOutcomes } from './modules/production/job-outcomes.ts';
 import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
 import { createBrandingRepository } from './modules/branding/branding-repository.ts';
 import { createBrandingService } from './modules/branding/branding-service.ts';
+import { createListingImageRepository } from './modules/listing-images/listing-image-repository.ts';
+import { createListingImageService } from './modules/listing-images/listing-image-service.ts';
 import { createProductionService } from './modules/production/production-service.ts';
 import { createShippingModule } from './modules/shipping/shipping-module.ts';
 import { createSandboxCarrier } from './integrations/sandbox-carrier/sandbox-carrier.ts';
@@ -300,6 +302,8 @@ export function createAppContext(
   });
   // branded parcels (issue 24, point 4): the seller's logo and insert on the packing slip.
   const branding = createBrandingService({ repository: createBrandingRepository(db), storage, audit });
+  // listing images (issue 24, point 5): renders after the exact slice, on the model worker's threads.
+  const listingImages = createListingImageService({ repository: createListingImageRepository(db), storage, worker: modelWorker });
   const production = createProductionService({
     jobs: printJobs,
     printers: printerRepository,
@@ -585,6 +589,7 @@ export function createAppContext(
     farmAlerts,
     affiliates,
     branding,
+    listingImages,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).
