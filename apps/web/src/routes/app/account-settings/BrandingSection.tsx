@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { brandingInputSchema, INSERT_MESSAGE_MAX, LOGO_MAX_BYTES } from '@layerline/contracts';
+import { brandingInputSchema, INSERT_MESSAGE_MAX, LOGO_MAX_BYTES, type Branding } from '@layerline/contracts';
 import { logoUrl, useBranding, useRemoveLogo, useSaveBranding, useUploadLogo } from '../../../api/branding.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
 import { SettingsSection } from './SettingsSection.tsx';
 
 /**
@@ -16,22 +17,20 @@ import { SettingsSection } from './SettingsSection.tsx';
  * checked and stored at once); the message and the card are saved with the section's button.
  */
 export function BrandingSection() {
-  const { showToast } = useToast();
   const branding = useBranding();
+  if (!branding.data) return <LoadingSpinner label="Loading your parcel branding" />;
+  return <BrandingForm branding={branding.data} />;
+}
+
+function BrandingForm({ branding }: { branding: Branding }) {
+  const { showToast } = useToast();
   const save = useSaveBranding();
   const upload = useUploadLogo();
   const remove = useRemoveLogo();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [insertMessage, setInsertMessage] = useState('');
-  const [thankYouCard, setThankYouCard] = useState(false);
+  const [insertMessage, setInsertMessage] = useState(branding.insertMessage);
+  const [thankYouCard, setThankYouCard] = useState(branding.thankYouCard);
   const [error, setError] = useState<string | null>(null);
-
-  const loaded = branding.data;
-  useEffect(() => {
-    if (!loaded) return;
-    setInsertMessage(loaded.insertMessage);
-    setThankYouCard(loaded.thankYouCard);
-  }, [loaded]);
 
   function submit() {
     const parsed = brandingInputSchema.safeParse({ insertMessage, thankYouCard });
@@ -60,7 +59,7 @@ export function BrandingSection() {
     });
   }
 
-  const logo = loaded?.logo ?? null;
+  const logo = branding.logo;
   return (
     <SettingsSection
       title="Parcel branding"
