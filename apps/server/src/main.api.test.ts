@@ -219,6 +219,10 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
     expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
     expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+    // The demo seller's parcel branding (issue 24): an SVG logo, sanitised and rasterised like an upload, and the card.
+    const sellerId = (await t.context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email))!;
+    const branding = (await owner.get(`/api/branding?targetUserId=${sellerId}`)).body;
+    expect(branding).toMatchObject({ logo: { format: 'svg', widthPx: 800 }, thankYouCard: true, insertMessage: expect.stringMatching(/small studio/) });
   });
 });
 

@@ -18,7 +18,7 @@ import { SettingsSection } from './SettingsSection.tsx';
  */
 export function BrandingSection() {
   const branding = useBranding();
-  if (!branding.data) return <LoadingSpinner label="Loading your parcel branding" />;
+  if (!branding.data) return <LoadingSpinner label="Loading your parcel branding" testId="branding-spinner" />;
   return <BrandingForm branding={branding.data} />;
 }
 

@@ -39,7 +39,7 @@ export function ListingImagesDialog({ productId, productName, open, onClose }: {
           Made from the model the farm prints, in each print configuration’s colour, after its exact slice: four angles on a neutral background, 2000 × 2000
           pixels, ready for your listings.
         </Typography>
-        {images.isPending ? <LoadingSpinner label="Loading listing images" /> : null}
+        {images.isPending ? <LoadingSpinner label="Loading listing images" testId="listing-images-spinner" /> : null}
         {images.error ? <Alert severity="error">{images.error.message}</Alert> : null}
         {images.data?.variants.map((variant) => (
           <Box key={variant.variantId} sx={{ mb: 3 }} data-testid="listing-images-variant" data-sku={variant.sku}>
