@@ -98,12 +98,12 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
  * sanitising and rasterising as an upload), an insert message and the thank-you card, so the demo
  * order's packing slip shows them. Only while the seller has set none, so a restart changes nothing.
  */
-const DEMO_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="120" viewBox="0 0 360 120">
+const DEMO_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="120" viewBox="0 0 420 120">
   <rect x="8" y="14" width="92" height="92" rx="20" fill="#0f766e"/>
   <rect x="26" y="72" width="56" height="12" rx="4" fill="#99f6e4"/>
   <rect x="32" y="56" width="44" height="12" rx="4" fill="#5eead4"/>
   <rect x="38" y="40" width="32" height="12" rx="4" fill="#ccfbf1"/>
-  <text x="118" y="70" font-family="DejaVu Sans, sans-serif" font-size="34" font-weight="bold" fill="#134e4a">Demo Prints Co.</text>
+  <text x="118" y="70" font-family="DejaVu Sans, sans-serif" font-size="28" font-weight="bold" fill="#134e4a">Demo Prints Co.</text>
 </svg>`;
 
 async function seedDemoBranding(context: AppContext, sellerId: string): Promise<void> {
