@@ -303,7 +303,7 @@ export function createAppContext(
   // branded parcels (issue 24, point 4): the seller's logo and insert on the packing slip.
   const branding = createBrandingService({ repository: createBrandingRepository(db), storage, audit });
   // listing images (issue 24, point 5): renders after the exact slice, on the model worker's threads.
-  const listingImages = createListingImageService({ repository: createListingImageRepository(db), storage, worker: modelWorker });
+  const listingImages = createListingImageService({ repository: createListingImageRepository(db), storage, worker: modelWorker, audit });
   const production = createProductionService({
     jobs: printJobs,
     printers: printerRepository,

@@ -409,6 +409,18 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/admin/production/jobs/:id/spool-loaded', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/spool-loaded` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/production/orders/:id/pack', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/pack`, body: { message: '' } }) },
   { method: 'GET', url: '/api/admin/production/orders/:id/packing-slip.pdf', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/orders/${RANDOM_UUID}/packing-slip.pdf` }) },
+  // ── branded parcels and listing images (issue 24) ──
+  { method: 'GET', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding' }) },
+  { method: 'PUT', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding', body: { insertMessage: 'Thanks from the matrix', thankYouCard: true } }) },
+  // The matrix uploads model files only: a model is not a logo (400), which still proves who may upload.
+  { method: 'PUT', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', okStatuses: [400], sample: () => ({ url: '/api/branding/logo', upload: 'ps-20mm_cube.obj' }), noMassAssignment: 'multipart upload, no JSON body (its querystring is strict)' },
+  { method: 'DELETE', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding/logo' }), noMassAssignment: 'no body' },
+  { method: 'GET', url: '/api/branding/logo.png', access: 'signed-in', targetUserId: 'query', okStatuses: [404], sample: () => ({ url: '/api/branding/logo.png' }) },
+  { method: 'GET', url: '/api/products/:id/listing-images', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/products/${fx.productId}/listing-images` }) },
+  { method: 'POST', url: '/api/products/:id/listing-images', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/products/${fx.productId}/listing-images` }), noMassAssignment: 'no body' },
+  // Without PrusaSlicer here no configuration is sliced, so none has images: its owner hears "not ready" (404) too.
+  { method: 'GET', url: '/api/listing-images/:configId/:file', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/front.png` }) },
+  { method: 'GET', url: '/api/listing-images/:configId/images.zip', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/images.zip` }) },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */

@@ -96,6 +96,8 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'webhook-delivery': 32,
   'farm-tick': 1,
   'tracking-poll': 1,
+  // A render holds ~50 MB of pixels until it is encoded: one at a time per process.
+  'render-listing-images': 1,
 };
 const DEFAULT_WORKER_BATCH = 4;
 

@@ -13,7 +13,7 @@ const configParams = z.object({ configId: z.uuid('Not a valid id') }).strict();
 
 function actorOf(request: FastifyRequest): Actor {
   const viewer = requireViewer(request);
-  return { id: viewer.id, isAdmin: viewer.isAdmin };
+  return { id: viewer.id, isAdmin: viewer.isAdmin, requestId: request.id };
 }
 
 /** Listing images (issue 24, point 5): a product's renders, each PNG and a zip per configuration. */

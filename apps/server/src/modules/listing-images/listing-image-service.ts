@@ -4,6 +4,7 @@ import { ZipFile } from 'yazl';
 import { isMeshError } from '@layerline/mesh';
 import { LISTING_IMAGE_ANGLES, LISTING_IMAGE_SIZE_PX, type ListingImageAngle, type ListingImageSet, type ProductListingImages } from '@layerline/contracts';
 import { AppError, notFound } from '../../errors.ts';
+import type { AuditRecord } from '../audit/audit-repository.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
 import { colourOf, type ListingView } from '../designs/listing-render.ts';
 import { ModelWorkError, type ModelWorker } from '../designs/model-worker.ts';
@@ -12,6 +13,7 @@ import type { ListingImageRepository, ListingImageSetRow, RenderSource } from '.
 export interface Actor {
   readonly id: string;
   readonly isAdmin: boolean;
+  readonly requestId: string;
 }
 
 /** Queues a render of a configuration at a settings version; `again` asks even if one was queued before. */
@@ -37,8 +39,14 @@ const imageKey = (configId: string, settingsVersion: number, angle: ListingImage
  * angles in the configuration's colour on the model worker's threads, encoded as 2000 × 2000 PNGs by
  * sharp, stored, and offered for download one by one or as a zip.
  */
-export function createListingImageService(deps: { repository: ListingImageRepository; storage: FileStorage; worker: ModelWorker; sizePx?: number }) {
-  const { repository, storage, worker } = deps;
+export function createListingImageService(deps: {
+  repository: ListingImageRepository;
+  storage: FileStorage;
+  worker: ModelWorker;
+  audit: { record(entry: AuditRecord): Promise<void> };
+  sizePx?: number;
+}) {
+  const { repository, storage, worker, audit } = deps;
   const sizePx = deps.sizePx ?? LISTING_IMAGE_SIZE_PX;
   let schedule: RenderScheduler | null = null;
 
@@ -166,6 +174,7 @@ export function createListingImageService(deps: { repository: ListingImageReposi
       const configIds = [...new Set(product!.variants.flatMap((v) => v.configIds))];
       const [sources, rows] = await Promise.all([repository.sources(configIds), repository.sets(configIds)]);
       const rowById = new Map(rows.map((r) => [r.printConfigId, r]));
+      await audit.record({ actorId: actor.id, targetUserId: product!.ownerId, action: 'listing-images.requested', detail: { productId }, requestId: actor.requestId });
       for (const source of sources) {
         const row = rowById.get(source.configId);
         const current = isCurrent(source, row) ? row : undefined;
