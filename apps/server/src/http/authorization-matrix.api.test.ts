@@ -41,6 +41,8 @@ interface Sample {
   readonly body?: Record<string, unknown>;
   /** multipart upload of this model file, in the field `file` */
   readonly upload?: string;
+  /** the upload's bytes when it is not one of the models (a logo), sent under the name `upload` */
+  readonly uploadBytes?: Uint8Array;
 }
 
 interface Entry extends RouteKey {
@@ -109,6 +111,7 @@ const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', po
 let skuCounter = 0;
 const uniqueSku = () => `AC-${process.pid}-${Date.now().toString(36)}-${++skuCounter}`.toUpperCase();
 const RANDOM_UUID = '00000000-0000-4000-8000-000000000000';
+const MATRIX_LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#0f766e"/></svg>');
 
 /**
  * Every route. Sorted by area. `sample` is A's valid request; B and B-as-beta send A's request
@@ -412,8 +415,7 @@ const MATRIX: readonly Entry[] = [
   // ── branded parcels and listing images (issue 24) ──
   { method: 'GET', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding' }) },
   { method: 'PUT', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding', body: { insertMessage: 'Thanks from the matrix', thankYouCard: true } }) },
-  // The matrix uploads model files only: a model is not a logo (400), which still proves who may upload.
-  { method: 'PUT', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', okStatuses: [400], sample: () => ({ url: '/api/branding/logo', upload: 'ps-20mm_cube.obj' }), noMassAssignment: 'multipart upload, no JSON body (its querystring is strict)' },
+  { method: 'PUT', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding/logo', upload: 'logo.svg', uploadBytes: MATRIX_LOGO }), noMassAssignment: 'multipart upload, no JSON body (its querystring is strict)' },
   { method: 'DELETE', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding/logo' }), noMassAssignment: 'no body' },
   { method: 'GET', url: '/api/branding/logo.png', access: 'signed-in', targetUserId: 'query', okStatuses: [404], sample: () => ({ url: '/api/branding/logo.png' }) },
   { method: 'GET', url: '/api/products/:id/listing-images', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/products/${fx.productId}/listing-images` }) },
@@ -497,7 +499,7 @@ async function send(entry: Entry, w: Who, s: Sample, extra: Record<string, strin
   let body: FormData | string | undefined;
   if (s.upload) {
     const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
+    form.append('file', new Blob([s.uploadBytes ?? fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
     body = form;
   } else if (s.body !== undefined) {
     headers['content-type'] = 'application/json';

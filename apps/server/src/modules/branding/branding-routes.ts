@@ -8,6 +8,8 @@ import { requireViewer, subjectUserId } from '../../http/viewer.ts';
 import type { Actor, BrandingService } from './branding-service.ts';
 
 const actingQuery = z.object({ targetUserId: z.string().max(100).optional() }).strict();
+/** `v`: the logo's upload time, so the web page's address changes when the logo does. */
+const logoQuery = z.object({ targetUserId: z.string().max(100).optional(), v: z.string().max(100).optional() }).strict();
 const tags = ['branding'];
 
 function actorOf(request: FastifyRequest): Actor {
@@ -71,7 +73,7 @@ export async function registerBrandingRoutes(app: FastifyInstance, deps: { brand
 
   api.get(
     '/api/branding/logo.png',
-    { schema: { tags, summary: 'The stored logo as a PNG (an SVG upload as rasterised)', querystring: actingQuery } },
+    { schema: { tags, summary: 'The stored logo as a PNG (an SVG upload as rasterised)', querystring: logoQuery } },
     async (request, reply) => {
       const ownerId = subjectUserId(requireViewer(request), request.query.targetUserId);
       const png = await branding.logoPng(ownerId);
