@@ -122,6 +122,28 @@ describe('the seller’s branding', () => {
   });
 });
 
+describe('the API reference', () => {
+  it('describes the branding and listing-image calls in the OpenAPI document', async () => {
+    const paths = Object.keys((await t.client().get('/api/docs/json')).body.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/branding',
+        '/api/branding/logo',
+        '/api/branding/logo.png',
+        '/api/products/{id}/listing-images',
+        '/api/listing-images/{configId}/{file}',
+        '/api/listing-images/{configId}/images.zip',
+      ]),
+    );
+  });
+
+  it('serves the logo at an address carrying its version, and refuses unknown query keys', async () => {
+    const { logo } = (await seller.get('/api/branding')).body;
+    expect((await getBytes(seller, `/api/branding/logo.png?v=${encodeURIComponent(logo.updatedAt)}`)).status).toBe(200);
+    expect((await seller.get('/api/branding/logo.png?size=big')).status).toBe(400);
+  });
+});
+
 describe('the packing slip carries the branding', () => {
   it('prints the logo, the insert message and the thank-you card on the order’s slip', async () => {
     const design = await uploadDesign(seller, boxStl(20, 20, 20), 'box.stl');
