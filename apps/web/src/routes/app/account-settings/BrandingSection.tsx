@@ -94,7 +94,7 @@ function BrandingForm({ branding }: { branding: Branding }) {
             ) : null}
           </Box>
           <Typography variant="caption" color="text.secondary">
-            PNG or SVG, up to {LOGO_MAX_BYTES / 1024} KB and 4096 × 4096 px. SVGs are cleaned (no scripts or links) and turned into a picture.
+            PNG or SVG, up to {LOGO_MAX_BYTES / (1024 * 1024)} MB and 4096 × 4096 px. SVGs are cleaned (no scripts or links) and turned into a picture.
           </Typography>
         </Box>
         <input ref={fileInput} type="file" accept="image/png,image/svg+xml,.png,.svg" hidden onChange={chooseLogo} data-testid="branding-logo-input" />
