@@ -1,7 +1,7 @@
 CREATE TABLE "listing_image_set" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"print_config_id" uuid NOT NULL,
-	"owner_id" text NOT NULL,
+	"print_config_id" uuid,
+	"owner_id" text,
 	"settings_version" integer NOT NULL,
 	"colour" text NOT NULL,
 	"status" text NOT NULL,
@@ -12,6 +12,7 @@ CREATE TABLE "listing_image_set" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "listing_image_set" ADD CONSTRAINT "listing_image_set_print_config_id_print_configuration_id_fk" FOREIGN KEY ("print_config_id") REFERENCES "public"."print_configuration"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "listing_image_set" ADD CONSTRAINT "listing_image_set_owner_id_user_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "listing_image_set_config_idx" ON "listing_image_set" USING btree ("print_config_id");
+ALTER TABLE "listing_image_set" ADD CONSTRAINT "listing_image_set_print_config_id_print_configuration_id_fk" FOREIGN KEY ("print_config_id") REFERENCES "public"."print_configuration"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "listing_image_set" ADD CONSTRAINT "listing_image_set_owner_id_user_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "listing_image_set_config_idx" ON "listing_image_set" USING btree ("print_config_id");--> statement-breakpoint
+CREATE INDEX "listing_image_set_orphan_idx" ON "listing_image_set" USING btree ("id") WHERE "listing_image_set"."print_config_id" is null;

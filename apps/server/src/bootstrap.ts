@@ -81,7 +81,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     // The farm's Discord alerts (issue 13): queued by every process, sent by job-working ones, which also look for dead letters.
     const stopFarmAlertTimer = await startFarmAlertJobs(jobs, context.farmAlerts, { work: options.workJobs, log: logger });
     // Listing images (issue 24): queued after each exact slice, rendered by job-working processes.
-    await startListingImageJobs(jobs, context.listingImages, { work: options.workJobs });
+    const stopListingImageSweep = await startListingImageJobs(jobs, context.listingImages, { work: options.workJobs, log: logger });
     const queue = jobs;
     return {
       context,
@@ -94,6 +94,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
         stopTrackingTimer();
         stopFarmAlertTimer();
         stopNotificationTimer();
+        stopListingImageSweep();
         await queue.stop();
         await context.close();
         await database.close();

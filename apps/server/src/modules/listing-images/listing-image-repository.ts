@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { design, listingImageSet, printConfiguration, product, productVariant, variantPart } from '../../db/schema.ts';
 
@@ -111,6 +111,15 @@ export function createListingImageRepository(db: Database) {
         .where(and(eq(listingImageSet.printConfigId, configId), eq(listingImageSet.settingsVersion, settingsVersion)))
         .returning({ id: listingImageSet.id });
       return rows.length > 0;
+    },
+
+    /** Sets whose configuration was deleted: their files are still to delete. */
+    async orphans(limit: number): Promise<{ id: string; imageKeys: string[] }[]> {
+      return db.select({ id: listingImageSet.id, imageKeys: listingImageSet.imageKeys }).from(listingImageSet).where(isNull(listingImageSet.printConfigId)).limit(limit);
+    },
+
+    async forget(id: string): Promise<void> {
+      await db.delete(listingImageSet).where(and(eq(listingImageSet.id, id), isNull(listingImageSet.printConfigId)));
     },
 
     async fail(configId: string, settingsVersion: number, error: string): Promise<void> {

@@ -140,6 +140,20 @@ export function createListingImageService(deps: {
       await Promise.all(obsolete.map((key) => storage.delete(key).catch(() => undefined)));
     },
 
+    /**
+     * Deletes the files of sets whose configuration was deleted, then the sets (files first: a crash
+     * in between leaves the row, and the next sweep deletes the same keys again, which is harmless).
+     * Answers how many sets it removed.
+     */
+    async sweepOrphans(): Promise<number> {
+      const orphans = await repository.orphans(100);
+      for (const orphan of orphans) {
+        await Promise.all(orphan.imageKeys.map((key) => storage.delete(key)));
+        await repository.forget(orphan.id);
+      }
+      return orphans.length;
+    },
+
     /** A product's variants, each with the listing images of its parts' configurations. */
     async ofProduct(actor: Actor, productId: string): Promise<ProductListingImages> {
       const product = await repository.productConfigs(productId);

@@ -25,6 +25,7 @@ let other: SignedInClient;
 let admin: SignedInClient;
 let productId: string;
 let configId: string;
+let designId: string;
 
 async function upload(client: SignedInClient, fileName: string) {
   const form = new FormData();
@@ -63,6 +64,7 @@ describe.skipIf(!slicer.available)('listing images after the exact slice', () =>
     [seller, other, admin] = await Promise.all([t.signUp({ name: 'Image Seller' }), t.signUp(), t.signUp({ role: 'admin' })]);
     const design = await upload(seller, 'ps-20mm_cube.obj');
     configId = design.printConfigs[0].id;
+    designId = design.id;
     const recoloured = await seller.request<any>('PATCH', `/api/print-configs/${configId}`, { colour: '#2563eb' }, {});
     expect(recoloured.status).toBe(200);
     const product = await seller.post('/api/products', { name: 'Blue cube', variants: [{ name: 'Blue', sku: 'LI-BLUE', parts: [{ printConfigId: configId, quantity: 1 }] }] });
@@ -151,4 +153,19 @@ describe.skipIf(!slicer.available)('listing images after the exact slice', () =>
     expect(again.status).toBe('done');
     expect(await t.context.db.select().from(listingImageSet).where(eq(listingImageSet.printConfigId, configId))).toHaveLength(1);
   }, 120_000);
+
+  it('deletes the files of a deleted design’s images in the sweep, leaving nothing behind', async () => {
+    await setWhenRendered();
+    const [row] = await t.context.db.select().from(listingImageSet).where(eq(listingImageSet.printConfigId, configId));
+    expect(row!.imageKeys).toHaveLength(4);
+    expect((await seller.request<any>('DELETE', `/api/products/${productId}`, undefined, {})).status).toBe(204);
+    expect((await seller.request<any>('DELETE', `/api/designs/${designId}`, undefined, {})).status).toBe(204);
+    // The row outlives its configuration (reference nulled) until the job-working process's sweep.
+    const [kept] = await t.context.db.select().from(listingImageSet).where(eq(listingImageSet.id, row!.id));
+    expect(kept!.printConfigId).toBeNull();
+    expect(await t.context.listingImages.sweepOrphans()).toBe(1);
+    for (const key of row!.imageKeys) await expect(t.context.storage.readAll(key)).rejects.toThrow();
+    expect(await t.context.db.select().from(listingImageSet).where(eq(listingImageSet.id, row!.id))).toEqual([]);
+    expect(await t.context.listingImages.sweepOrphans()).toBe(0);
+  }, 60_000);
 });
