@@ -50,6 +50,10 @@ import { createSimulatedPrinterFarm } from './integrations/simulated-printer/sim
 import { createPrintJobRepository } from './modules/production/print-job-repository.ts';
 import { createJobOutcomes } from './modules/production/job-outcomes.ts';
 import { createFarmDispatcher, type FarmFiles } from './modules/production/farm-dispatcher.ts';
+import { createBrandingRepository } from './modules/branding/branding-repository.ts';
+import { createBrandingService } from './modules/branding/branding-service.ts';
+import { createListingImageRepository } from './modules/listing-images/listing-image-repository.ts';
+import { createListingImageService } from './modules/listing-images/listing-image-service.ts';
 import { createProductionService } from './modules/production/production-service.ts';
 import { createShippingModule } from './modules/shipping/shipping-module.ts';
 import { createSandboxCarrier } from './integrations/sandbox-carrier/sandbox-carrier.ts';
@@ -308,6 +312,10 @@ export function createAppContext(
     onContinuousStopped: (printer, reason, jobId) =>
       farmAlerts.alert({ kind: 'continuous_stopped', printerId: printer.id, printerName: printer.name, reason, jobId }),
   });
+  // branded parcels (issue 24, point 4): the seller's logo and insert on the packing slip.
+  const branding = createBrandingService({ repository: createBrandingRepository(db), storage, audit });
+  // listing images (issue 24, point 5): renders after the exact slice, on the model worker's threads.
+  const listingImages = createListingImageService({ repository: createListingImageRepository(db), storage, worker: modelWorker, audit });
   const production = createProductionService({
     jobs: printJobs,
     printers: printerRepository,
@@ -320,6 +328,7 @@ export function createAppContext(
         users
           .findMe(id)
           .then((me) => me && { ...me, returnAddress: me.returnAddress.line1 ? me.returnAddress : null }),
+      branding: (id) => branding.forPackingSlip(id),
     },
     audit,
     autopilot: config.farm.autopilot,
@@ -609,6 +618,8 @@ export function createAppContext(
     farmAlerts,
     affiliates,
     claims,
+    branding,
+    listingImages,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).

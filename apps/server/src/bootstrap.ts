@@ -19,6 +19,7 @@ import { startShippingJobs } from './jobs/shipping-jobs.ts';
 import { startFarmAlertJobs } from './jobs/farm-alert-jobs.ts';
 import { startNotificationJobs } from './jobs/notification-jobs.ts';
 import { startAffiliateSweep } from './jobs/affiliate-jobs.ts';
+import { startListingImageJobs } from './jobs/listing-image-jobs.ts';
 
 export interface Running {
   readonly context: AppContext;
@@ -46,7 +47,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const turns = createSlicingTurns(database.db);
     const context = createAppContext(config, database.db, { slicing: slicingScheduler(jobs, slicer, turns), printFiles: printFileScheduler(jobs), storage });
     if (options.workJobs && slicer) {
-      await workSlicingJobs(jobs, slicer, context.designs, turns);
+      await workSlicingJobs(jobs, slicer, context.designs, turns, (configId, version) => context.listingImages.afterSlice(configId, version));
       await workPrintFileJobs(jobs, slicer, context.designs, context.printJobs);
     }
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
@@ -79,6 +80,8 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     const stopNotificationTimer = await startNotificationJobs(jobs, context.notifications, { work: options.workJobs, timerMs: config.email.timerMs, log: logger });
     // The farm's Discord alerts (issue 13): queued by every process, sent by job-working ones, which also look for dead letters.
     const stopFarmAlertTimer = await startFarmAlertJobs(jobs, context.farmAlerts, { work: options.workJobs, log: logger });
+    // Listing images (issue 24): queued after each exact slice, rendered by job-working processes.
+    const stopListingImageSweep = await startListingImageJobs(jobs, context.listingImages, { work: options.workJobs, log: logger });
     const queue = jobs;
     return {
       context,
@@ -91,6 +94,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
         stopTrackingTimer();
         stopFarmAlertTimer();
         stopNotificationTimer();
+        stopListingImageSweep();
         await queue.stop();
         await context.close();
         await database.close();

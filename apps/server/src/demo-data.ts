@@ -90,7 +90,32 @@ export async function seedDemoData(context: AppContext, passwords: DemoPasswords
   const sellerId = await context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email);
   if (!sellerId) return;
   await seedDemoSeller(context, sellerId);
+  await seedDemoBranding(context, sellerId);
   await seedReferredSeller(context, sellerId);
+}
+
+/**
+ * The demo seller's parcel branding (issue 24, point 4): an SVG logo (it goes through the same
+ * sanitising and rasterising as an upload), an insert message and the thank-you card, so the demo
+ * order's packing slip shows them. Only while the seller has set none, so a restart changes nothing.
+ */
+const DEMO_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="120" viewBox="0 0 420 120">
+  <rect x="8" y="14" width="92" height="92" rx="20" fill="#0f766e"/>
+  <rect x="26" y="72" width="56" height="12" rx="4" fill="#99f6e4"/>
+  <rect x="32" y="56" width="44" height="12" rx="4" fill="#5eead4"/>
+  <rect x="38" y="40" width="32" height="12" rx="4" fill="#ccfbf1"/>
+  <text x="118" y="70" font-family="DejaVu Sans, sans-serif" font-size="28" font-weight="bold" fill="#134e4a">Demo Prints Co.</text>
+</svg>`;
+
+async function seedDemoBranding(context: AppContext, sellerId: string): Promise<void> {
+  const current = await context.branding.get(sellerId);
+  if (current.logo || current.insertMessage) return;
+  const actor = { id: sellerId, requestId: 'demo-data' };
+  await context.branding.uploadLogo(actor, sellerId, Buffer.from(DEMO_LOGO_SVG));
+  await context.branding.saveInsert(actor, sellerId, {
+    insertMessage: 'Thank you for supporting a small studio! Every piece is printed to order. Share a photo and tag us @demoprints.',
+    thankYouCard: true,
+  });
 }
 
 /**

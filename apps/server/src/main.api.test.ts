@@ -227,6 +227,10 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     // Continuous printing (issue 22): one demo printer ejects its own parts.
     const selfClearing = (printers as unknown as { name: string; clearing: { kind: string } }[]).filter((p) => p.clearing.kind !== 'person');
     expect(selfClearing.map((p) => [p.name, p.clearing.kind])).toEqual([['MK4 2', 'eject_gcode']]);
+    // The demo seller's parcel branding (issue 24): an SVG logo, sanitised and rasterised like an upload, and the card.
+    const sellerId = (await t.context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email))!;
+    const branding = (await owner.get(`/api/branding?targetUserId=${sellerId}`)).body;
+    expect(branding).toMatchObject({ logo: { format: 'svg', widthPx: 800 }, thankYouCard: true, insertMessage: expect.stringMatching(/small studio/) });
   });
 });
 

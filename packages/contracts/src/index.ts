@@ -21,3 +21,6 @@ export * from './notifications.ts';
 export * from './discord.ts';
 export * from './slicer-presets.ts';
 export * from './claims.ts';
+// issue 24 (branded parcels, listing images)
+export * from './branding.ts';
+export * from './listing-images.ts';

@@ -23,3 +23,5 @@ export * from '../modules/payments/payments-schema.ts';
 export * from '../modules/affiliates/affiliates-schema.ts';
 export * from '../modules/notifications/notifications-schema.ts';
 export * from '../modules/claims/claims-schema.ts';
+export * from '../modules/branding/branding-schema.ts';
+export * from '../modules/listing-images/listing-images-schema.ts';

@@ -19,6 +19,8 @@ import { registerMarketplaceRoutes } from '../integrations/marketplaces/marketpl
 import { listPrinterPresets } from '../integrations/prusa-slicer/vendor-bundles.ts';
 import { registerWebhookIntakeRoutes } from '../modules/shops/webhook-intake-routes.ts';
 import { registerOrderRoutes } from '../modules/orders/order-routes.ts';
+import { registerBrandingRoutes } from '../modules/branding/branding-routes.ts';
+import { registerListingImageRoutes } from '../modules/listing-images/listing-image-routes.ts';
 import { registerProductRoutes } from '../modules/products/product-routes.ts';
 import { registerOrderApiRoutes } from '../modules/order-api/order-api-routes.ts';
 import { registerJobsAdminRoutes } from '../modules/jobs-admin/jobs-admin-routes.ts';
@@ -211,6 +213,8 @@ export async function buildHttpServer(
   registerDiscordRoutes(app, { farmAlerts: context.farmAlerts });
   registerAffiliateRoutes(app, { affiliates: context.affiliates });
   await app.register(async (scope) => registerClaimRoutes(scope, { claims: context.claims }));
+  await app.register(async (scope) => registerBrandingRoutes(scope, { branding: context.branding }));
+  registerListingImageRoutes(app, { listingImages: context.listingImages });
   await registerApiReference(app);
 
   await registerWebApp(app, config.webDistDir);

@@ -45,6 +45,8 @@ interface Sample {
   readonly upload?: string;
   /** multipart form fields (a field repeated for each value of a list) */
   readonly form?: Readonly<Record<string, string | readonly string[]>>;
+  /** the upload's bytes when it is not one of the models (a logo), sent under the name `upload` */
+  readonly uploadBytes?: Uint8Array;
 }
 
 interface Entry extends RouteKey {
@@ -115,6 +117,7 @@ const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', po
 let skuCounter = 0;
 const uniqueSku = () => `AC-${process.pid}-${Date.now().toString(36)}-${++skuCounter}`.toUpperCase();
 const RANDOM_UUID = '00000000-0000-4000-8000-000000000000';
+const MATRIX_LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#0f766e"/></svg>');
 
 /**
  * Every route. Sorted by area. `sample` is A's valid request; B and B-as-beta send A's request
@@ -433,6 +436,17 @@ const MATRIX: readonly Entry[] = [
   { method: 'GET', url: '/api/admin/claims', access: 'admin', sample: () => ({ url: '/api/admin/claims' }) },
   { method: 'GET', url: '/api/admin/claims/stats', access: 'admin', sample: () => ({ url: '/api/admin/claims/stats' }) },
   { method: 'POST', url: '/api/admin/claims/:id/decision', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/claims/${RANDOM_UUID}/decision`, body: { decision: 'decline', note: 'Matrix' } }) },
+  // ── branded parcels and listing images (issue 24) ──
+  { method: 'GET', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding' }) },
+  { method: 'PUT', url: '/api/branding', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding', body: { insertMessage: 'Thanks from the matrix', thankYouCard: true } }) },
+  { method: 'PUT', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding/logo', upload: 'logo.svg', uploadBytes: MATRIX_LOGO }), noMassAssignment: 'multipart upload, no JSON body (its querystring is strict)' },
+  { method: 'DELETE', url: '/api/branding/logo', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/branding/logo' }), noMassAssignment: 'no body' },
+  { method: 'GET', url: '/api/branding/logo.png', access: 'signed-in', targetUserId: 'query', okStatuses: [404], sample: () => ({ url: '/api/branding/logo.png' }) },
+  { method: 'GET', url: '/api/products/:id/listing-images', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/products/${fx.productId}/listing-images` }) },
+  { method: 'POST', url: '/api/products/:id/listing-images', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/products/${fx.productId}/listing-images` }), noMassAssignment: 'no body' },
+  // Without PrusaSlicer here no configuration is sliced, so none has images: its owner hears "not ready" (404) too.
+  { method: 'GET', url: '/api/listing-images/:configId/:file', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/front.png` }) },
+  { method: 'GET', url: '/api/listing-images/:configId/images.zip', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/images.zip` }) },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
@@ -509,7 +523,7 @@ async function send(entry: Entry, w: Who, s: Sample, extra: Record<string, strin
   let body: FormData | string | undefined;
   if (s.upload) {
     const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
+    form.append('file', new Blob([s.uploadBytes ?? fs.readFileSync(path.join(MODELS, s.upload))]), s.upload);
     body = form;
   } else if (s.form) {
     const form = new FormData();

@@ -28,6 +28,8 @@ export const QUEUES = {
   sendEmail: 'send-email',
   // ── issue 13: the farm's alerts to its Discord channel (farm-alert-jobs.ts) ──
   discordAlert: 'discord-alert',
+  // ── issue 24: listing images, rendered after a configuration's exact slice (listing-image-jobs.ts) ──
+  renderListingImages: 'render-listing-images',
   deadLetter: 'dead-letter',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -60,6 +62,8 @@ const QUEUE_OPTIONS: Record<
   // An email's attempt: an SMTP refusal is retried by the message itself (EMAIL_RETRY_DELAY_S, EMAIL_MAX_ATTEMPTS);
   // these retries are for a job that failed otherwise (the database away), then dead-lettered.
   'send-email': { retryLimit: 3, retryDelay: 10, expireInSeconds: 120 },
+  // Listing images: CPU on the model worker's threads, then storage; retried for storage or the database away.
+  'render-listing-images': { retryLimit: 2, retryDelay: 30, expireInSeconds: 10 * 60 },
 };
 
 /** How many times a queue retries a failing job before dead-lettering it (the attempt with retryCount = this is the last). */
@@ -92,6 +96,8 @@ const WORKER_BATCH: Partial<Record<QueueName, number>> = {
   'webhook-delivery': 32,
   'farm-tick': 1,
   'tracking-poll': 1,
+  // A render holds ~50 MB of pixels until it is encoded: one at a time per process.
+  'render-listing-images': 1,
 };
 const DEFAULT_WORKER_BATCH = 4;
 

@@ -38,10 +38,18 @@ export function slicingScheduler(queue: JobQueue | null, slicer: Slicer | null, 
   };
 }
 
-export async function workSlicingJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, turns: SlicingTurns): Promise<void> {
+/** `afterSlice` runs once the exact slice is recorded (the listing images' render, docs/listing-images.md). */
+export async function workSlicingJobs(
+  queue: JobQueue,
+  slicer: Slicer,
+  designs: DesignService,
+  turns: SlicingTurns,
+  afterSlice: (configId: string, settingsVersion: number) => Promise<void>,
+): Promise<void> {
   await queue.work<SlicePrintConfigJob>(QUEUES.slicePrintConfig, async (job) => {
     if (job.turn !== undefined) await turns.started(job.turn);
     await designs.runSlicing(slicer, job.configId, job.settingsVersion);
+    await afterSlice(job.configId, job.settingsVersion);
   });
 }
 

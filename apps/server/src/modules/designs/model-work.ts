@@ -1,6 +1,7 @@
 import { analyzeModel, estimatePrint, type ModelAnalysis } from '@layerline/mesh';
 import type { FilamentType } from '@layerline/contracts';
 import { renderThumbnail } from './thumbnail.ts';
+import { renderListingView, type ListingRenderOptions, type ListingView } from './listing-render.ts';
 import { checkPrintable, type BuildVolume } from './build-volume.ts';
 
 /**
@@ -137,6 +138,14 @@ export function encodeViewerMesh(analysis: ModelAnalysis): Buffer {
 
 export function thumbnailOf(analysis: ModelAnalysis): Buffer {
   return renderThumbnail(analysis.mesh.positions, analysis.mesh.indices, 256);
+}
+
+/** The listing images' raw RGB pixels, one view after another in one buffer (moved, not copied, off the thread). */
+export function listingViewsOf(analysis: ModelAnalysis, views: readonly ListingView[], options: ListingRenderOptions): Uint8Array {
+  const frame = options.sizePx * options.sizePx * 3;
+  const out = new Uint8Array(frame * views.length);
+  views.forEach((view, i) => out.set(renderListingView(analysis.mesh.positions, analysis.mesh.indices, view, options), i * frame));
+  return out;
 }
 
 export { analyzeModel };

@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { isMeshError, type ModelAnalysis } from '@layerline/mesh';
 import type { BuildVolume } from './build-volume.ts';
-import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, analyzeModel, encodeViewerMesh, estimate, refuseIfUnprintable, summarise, thumbnailOf, UnprintableModelError, type EstimateSettings } from './model-work.ts';
+import type { ListingRenderOptions, ListingView } from './listing-render.ts';
+import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, analyzeModel, encodeViewerMesh, estimate, listingViewsOf, refuseIfUnprintable, summarise, thumbnailOf, UnprintableModelError, type EstimateSettings } from './model-work.ts';
 
 /**
  * Worker side of model-worker.ts (one of a small pool). Keeps the last few analyses by key so a
@@ -11,7 +12,8 @@ import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, analyzeModel, encodeViewerMesh, esti
 export type WorkRequest =
   | { id: number; kind: 'analyse'; key: string; bytes: Uint8Array; fileName: string; settings: EstimateSettings[]; volumes: readonly BuildVolume[] }
   | { id: number; kind: 'estimate'; key: string; bytes?: Uint8Array; fileName: string; settings: EstimateSettings[]; volumes: readonly BuildVolume[] }
-  | { id: number; kind: 'viewer-mesh' | 'thumbnail'; key: string; bytes?: Uint8Array; fileName: string };
+  | { id: number; kind: 'viewer-mesh' | 'thumbnail'; key: string; bytes?: Uint8Array; fileName: string }
+  | { id: number; kind: 'listing-views'; key: string; bytes?: Uint8Array; fileName: string; views: readonly ListingView[]; options: ListingRenderOptions };
 
 export type WorkError = { meshCode?: string; unprintable?: boolean; rangeError?: boolean; message: string };
 
@@ -60,6 +62,8 @@ async function handle(request: WorkRequest): Promise<unknown> {
       return { buffer: encodeViewerMesh(analysis) };
     case 'thumbnail':
       return { buffer: thumbnailOf(analysis) };
+    case 'listing-views':
+      return { buffer: listingViewsOf(analysis, request.views, request.options) };
   }
 }
 

@@ -4,9 +4,10 @@ import type { BuildVolume, BuildVolumes } from './build-volume.ts';
 import { watchCpuBudget, type CpuBudgetWatch } from './cpu-budget.ts';
 import { ANALYSIS_CACHE_SIZE as CACHE_SIZE, type AnalysisSummary, type EstimateFigures, type EstimateSettings } from './model-work.ts';
 import type { WorkError, WorkRequest } from './model-worker-thread.ts';
+import type { ListingRenderOptions, ListingView } from './listing-render.ts';
 
 /**
- * Model work (analysis, estimates, viewer mesh, thumbnail) on a small pool of background threads,
+ * Model work (analysis, estimates, viewer mesh, thumbnail, listing views) on a small pool of background threads,
  * so the event loop keeps answering while models are analysed, with budgets no file can exceed:
  *
  * - **Time**: each job may use `jobCpuMs` of its thread's CPU time (worker.cpuUsage(); waiting for
@@ -33,6 +34,8 @@ export interface ModelWorker {
   estimate(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string, settings: EstimateSettings[]): Promise<EstimateFigures[]>;
   viewerMesh(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
   thumbnail(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string): Promise<Buffer>;
+  /** Listing images (docs/listing-images.md): each view's raw RGB pixels, one after another. */
+  listingViews(owner: string, key: string, loadBytes: () => Promise<Uint8Array>, fileName: string, views: readonly ListingView[], options: ListingRenderOptions): Promise<Buffer>;
   stats(): ModelWorkerStats;
   close(): Promise<void>;
 }
@@ -277,6 +280,10 @@ export function createModelWorker(options: ModelWorkerOptions): ModelWorker {
       (await submit<{ estimates: EstimateFigures[] }>(owner, { kind: 'estimate', key, fileName, settings }, loadBytes)).estimates,
     viewerMesh: async (owner, key, loadBytes, fileName) => Buffer.from((await submit<{ buffer: Uint8Array }>(owner, { kind: 'viewer-mesh', key, fileName }, loadBytes)).buffer),
     thumbnail: async (owner, key, loadBytes, fileName) => Buffer.from((await submit<{ buffer: Uint8Array }>(owner, { kind: 'thumbnail', key, fileName }, loadBytes)).buffer),
+    listingViews: async (owner, key, loadBytes, fileName, views, options) => {
+      const { buffer } = await submit<{ buffer: Uint8Array }>(owner, { kind: 'listing-views', key, fileName, views, options }, loadBytes);
+      return Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength); // tens of MB: a view, not a copy
+    },
     stats: () => ({
       threads: slots.length,
       running: slots.filter((s) => s.job).length,

@@ -108,6 +108,7 @@ function input(overrides: Partial<PackingSlipInput> = {}): PackingSlipInput {
       },
     ],
     message: 'Thank you for supporting a small studio!\nWater the planter from the tray.',
+    branding: { logoPng: null, insertMessage: '', thankYouCard: false },
     generatedAt: new Date('2026-03-14T09:05:00Z'),
     ...overrides,
   };
@@ -299,5 +300,56 @@ describe('renderPackingSlip', () => {
     const png = readdirSync(dir).find((name) => name.startsWith('scan') && name.endsWith('.png'));
     expect(png).toBeDefined();
     expect(scan(join(dir, png!))).toEqual([orderId]);
+  });
+});
+
+/** The images a PDF embeds, as pdfimages lists them: width and height in pixels. */
+function embeddedImages(pdf: Uint8Array): { page: number; width: number; height: number }[] {
+  const out = execFileSync('pdfimages', ['-list', writePdf(pdf)], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cells) => cells[2] === 'image')
+    .map((cells) => ({ page: Number(cells[0]), width: Number(cells[3]), height: Number(cells[4]) }));
+}
+
+describe('renderPackingSlip with the seller’s branding (issue 24, point 4)', () => {
+  const logoPng = async () => {
+    const sharp = (await import('sharp')).default;
+    return sharp({ create: { width: 300, height: 100, channels: 3, background: '#0f766e' } }).png().toBuffer();
+  };
+
+  it('puts the logo above the seller’s name and prints the insert message in its own box', async () => {
+    const pdf = await renderPackingSlip(
+      input({ branding: { logoPng: await logoPng(), insertMessage: 'Every piece is printed to order in our studio.', thankYouCard: false } }),
+    );
+    expect(embeddedImages(pdf)).toEqual([{ page: 1, width: 300, height: 100 }]);
+    const text = squeeze(pdfText(pdf));
+    expect(text).toContain('A message from Maple & Moss Prints Every piece is printed to order in our studio.');
+    expect(text).toContain('A note from Maple & Moss Prints'); // the order's own note still prints
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(1);
+  });
+
+  it('adds a thank-you card on a page of its own, with the logo and the insert message', async () => {
+    const pdf = await renderPackingSlip(
+      input({ branding: { logoPng: await logoPng(), insertMessage: 'Tag us in your photos!', thankYouCard: true } }),
+    );
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(2);
+    expect(embeddedImages(pdf).map((image) => image.page)).toEqual([1, 2]);
+    const card = squeeze(execFileSync('pdftotext', ['-enc', 'UTF-8', '-f', '2', '-l', '2', writePdf(pdf), '-'], { encoding: 'utf8' }));
+    expect(card).toContain('Thank you!');
+    expect(card).toContain('Tag us in your photos!');
+    expect(card).toContain('— Maple & Moss Prints');
+    expect(card).not.toContain('Page 2'); // the card is not a page of the slip
+  });
+
+  it('prints a card without logo or message with a thanks naming the seller, and no branding prints none', async () => {
+    const card = await renderPackingSlip(input({ branding: { logoPng: null, insertMessage: '', thankYouCard: true } }));
+    expect(squeeze(pdfText(card))).toContain('Thank you for your order from Maple & Moss Prints. We hope you love it.');
+    const plain = await renderPackingSlip(input());
+    expect(embeddedImages(plain)).toEqual([]);
+    expect(pdfText(plain)).not.toContain('A message from');
   });
 });

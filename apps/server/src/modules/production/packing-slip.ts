@@ -1,5 +1,5 @@
 import { PDFDocument, rgb } from 'pdf-lib';
-import type { PDFPage, RGB } from 'pdf-lib';
+import type { PDFImage, PDFPage, RGB } from 'pdf-lib';
 import type { PackingOrder } from '@layerline/contracts';
 import { CODE128_QUIET_MODULES, code128Modules, drawCode128 } from '../../platform/code128.ts';
 import { cut, drawable, embedDejaVuSans, widthOf, wrap, type Face } from '../../platform/pdf-text.ts';
@@ -47,7 +47,18 @@ export interface PackingSlipInput {
   pickList: PackingOrder['pickList'];
   /** A note to the buyer; '' prints no message block. Newlines are kept. */
   message: string;
+  /** The seller's parcel branding (issue 24, point 4; docs/branding.md). */
+  branding: PackingSlipBranding;
   generatedAt: Date;
+}
+
+export interface PackingSlipBranding {
+  /** A PNG we wrote (the branding module re-encodes every upload), or null. */
+  logoPng: Uint8Array | null;
+  /** The seller's standing message to every buyer; '' prints none. */
+  insertMessage: string;
+  /** Adds a page with a thank-you card to cut out and put in the box. */
+  thankYouCard: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,6 +75,9 @@ const INK = rgb(0.1, 0.1, 0.1);
 const MUTED = rgb(0.38, 0.38, 0.4);
 const RULE = rgb(0.78, 0.78, 0.8);
 const FILL = rgb(0.95, 0.95, 0.95);
+
+/** The logo's box at the head of the slip, in points (the image keeps its proportions inside it). */
+const LOGO_BOX = { width: 170, height: 64 };
 
 /** Bar module width (the X dimension) and bar height, in points. */
 const BAR_MODULE = 0.75;
@@ -243,22 +257,33 @@ export async function renderPackingSlip(input: PackingSlipInput): Promise<Uint8A
     `${seller} · Packing slip · Order ${orderNumber} (continued)`,
   );
   layout.newPage();
+  const logo = input.branding.logoPng ? await doc.embedPng(input.branding.logoPng) : null;
 
-  drawHeader(layout, input, seller, orderNumber);
+  drawHeader(layout, input, seller, orderNumber, logo);
   drawAddressAndBarcode(layout, input);
   drawPickList(layout, input.pickList);
-  if (input.message.trim() !== '') drawMessage(layout, input.message, seller);
+  const insert = input.branding.insertMessage.trim();
+  if (insert !== '') drawMessage(layout, insert, `A message from ${seller}`);
+  if (input.message.trim() !== '') drawMessage(layout, input.message, `A note from ${seller}`);
   drawFooters(layout, input, seller, orderNumber);
+  // After the footers: the card is an insert of its own, not a page of the slip.
+  if (input.branding.thankYouCard) drawThankYouCard(layout, seller, insert, logo);
 
   return doc.save();
 }
 
 /** The seller's name and return address on the left; "Packing slip", order number and date on the right. */
-function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, orderNumber: string): void {
+function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, orderNumber: string, logo: PDFImage | null): void {
   const { regular, bold } = layout;
   const rightWidth = 200;
   const leftWidth = CONTENT_WIDTH - rightWidth - 20;
   const top = layout.y;
+  let logoHeight = 0;
+  if (logo) {
+    const { width, height } = logo.scaleToFit(LOGO_BOX.width, LOGO_BOX.height);
+    layout.page.drawImage(logo, { x: MARGIN, y: top - height, width, height });
+    logoHeight = height + 10;
+  }
 
   let nameSize = 20;
   let nameLines = wrap(bold, seller, nameSize, leftWidth, { maxLines: 3 });
@@ -266,7 +291,7 @@ function drawHeader(layout: Layout, input: PackingSlipInput, seller: string, ord
     nameSize = 16;
     nameLines = wrap(bold, seller, nameSize, leftWidth, { maxLines: 3 });
   }
-  let left = layout.lines(nameLines, MARGIN, top, { face: bold, size: nameSize });
+  let left = logoHeight + layout.lines(nameLines, MARGIN, top - logoHeight, { face: bold, size: nameSize });
   const returnAddress = input.seller.returnAddress
     ? returnAddressLines(input.seller.returnAddress, seller)
     : [];
@@ -468,13 +493,13 @@ function drawPickList(layout: Layout, pickList: PackingSlipInput['pickList']): v
   layout.y -= 20;
 }
 
-/** The seller's note to the buyer in a box (split over pages if it must, never cut). */
-function drawMessage(layout: Layout, message: string, seller: string): void {
+/** A message to the buyer in a box under its heading (split over pages if it must, never cut). */
+function drawMessage(layout: Layout, message: string, heading: string): void {
   const { regular, bold } = layout;
   const pad = 12;
   const size = 10.5;
   const lead = size * LEADING;
-  const label = cut(bold, drawable(bold, `A note from ${seller}`), 9, CONTENT_WIDTH - 2 * pad);
+  const label = cut(bold, drawable(bold, heading), 9, CONTENT_WIDTH - 2 * pad);
   const lines = wrap(regular, message, size, CONTENT_WIDTH - 2 * pad);
 
   // A box that fits on a fresh page is kept whole; a longer one is split, at least 3 lines a page.
@@ -525,4 +550,34 @@ function drawFooters(layout: Layout, input: PackingSlipInput, seller: string, or
     );
     layout.text(cut(regular, note, size, CONTENT_WIDTH - pageWidth - 16), MARGIN, MARGIN, style);
   });
+}
+
+/** A 6 × 4 inch card on a page of its own, framed by a dashed cutting line: logo, thanks, the seller's message. */
+function drawThankYouCard(layout: Layout, seller: string, insertMessage: string, logo: PDFImage | null): void {
+  const { regular, bold } = layout;
+  const page = layout.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  layout.page = page;
+  const width = 432;
+  const height = 288;
+  const x = (PAGE_WIDTH - width) / 2;
+  const bottom = PAGE_HEIGHT - MARGIN - height;
+  page.drawRectangle({ x, y: bottom, width, height, borderColor: MUTED, borderWidth: 0.75, borderDashArray: [4, 3] });
+  layout.text('Cut along the dashed line', x, bottom - 12, { face: regular, size: 7.5, color: MUTED });
+
+  const pad = 28;
+  const inner = width - 2 * pad;
+  const centred = (line: string, y: number, style: Style) =>
+    layout.text(line, x + (width - widthOf(style.face, line, style.size)) / 2, y, style);
+  let y = bottom + height - pad;
+  if (logo) {
+    const size = logo.scaleToFit(150, 56);
+    page.drawImage(logo, { x: x + (width - size.width) / 2, y: y - size.height, ...size });
+    y -= size.height + 16;
+  }
+  centred('Thank you!', y - 24, { face: bold, size: 24 });
+  y -= 24 * LEADING + 8;
+  const message = insertMessage || `Thank you for your order from ${seller}. We hope you love it.`;
+  const lines = wrap(regular, message, 11, inner, { maxLines: Math.max(1, Math.floor((y - bottom - pad - 20) / (11 * LEADING))) });
+  lines.forEach((line, i) => centred(line, y - 11 - i * 11 * LEADING, { face: regular, size: 11 }));
+  centred(cut(bold, drawable(bold, `— ${seller}`), 10, inner), bottom + pad, { face: bold, size: 10, color: MUTED });
 }

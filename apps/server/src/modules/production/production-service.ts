@@ -30,6 +30,8 @@ const BOARD_QUEUE_LIMIT = 200;
 /** What the packing slip needs of the seller. */
 export interface FarmSellers {
   find(userId: string): Promise<{ email: string; businessName: string; returnAddress: PackingSlipInput['seller']['returnAddress'] } | undefined>;
+  /** The seller's logo, insert message and thank-you card (the branding module; docs/branding.md). */
+  branding(userId: string): Promise<PackingSlipInput['branding']>;
 }
 
 /** The figures a configuration is printed with: an admin's, else the slicer's, else the estimate. */
@@ -415,7 +417,7 @@ export function createProductionService(deps: {
     async packingSlip(orderId: string, message: string): Promise<PackingSlipInput> {
       const current = await orders.find(orderId);
       if (!current) throw notFound('Order');
-      const seller = await deps.sellers.find(current.ownerId);
+      const [seller, branding] = await Promise.all([deps.sellers.find(current.ownerId), deps.sellers.branding(current.ownerId)]);
       const [packing] = await packingOrders([
         {
           id: current.id,
@@ -438,6 +440,7 @@ export function createProductionService(deps: {
         shipTo: shippingAddressSchema.parse(current.shippingAddress),
         pickList: packing!.pickList,
         message,
+        branding,
         generatedAt: new Date(),
       };
     },

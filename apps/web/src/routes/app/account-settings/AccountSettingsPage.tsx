@@ -3,6 +3,7 @@ import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { BillingSection } from './BillingSection.tsx';
+import { BrandingSection } from './BrandingSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { EmailNotificationsSection } from './EmailNotificationsSection.tsx';
 import { OrderApiCredentialsSection } from './OrderApiCredentialsSection.tsx';
@@ -23,6 +24,7 @@ export default function AccountSettingsPage() {
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
         <ProfileSection me={user} />
         <ReturnAddressSection me={user} />
+        <BrandingSection />
         <BillingSection />
         <ShippingSection />
         <EmailSection me={user} />

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -13,8 +14,10 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlineOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import PhotoLibraryOutlinedIcon from '@mui/icons-material/PhotoLibraryOutlined';
 import type { Product } from '@layerline/contracts';
 import { formatUsd } from '../designs/design-format.ts';
+import { ListingImagesDialog } from './ListingImagesDialog.tsx';
 
 /** One product: its variants with SKU, packaging, parts, unit cost and how many listings sell it. */
 export function ProductCard({
@@ -26,6 +29,7 @@ export function ProductCard({
   onEdit(): void;
   onDelete(): void;
 }) {
+  const [showImages, setShowImages] = useState(false);
   return (
     <Card variant="outlined" sx={{ borderRadius: 3 }} data-testid="product-card" data-product-name={product.name}>
       <CardContent>
@@ -41,6 +45,11 @@ export function ProductCard({
             ) : null}
           </Box>
           <Box sx={{ display: 'flex', flexShrink: 0 }}>
+            <Tooltip title="Listing images">
+              <IconButton onClick={() => setShowImages(true)} aria-label={`Listing images of ${product.name}`} data-testid="product-listing-images">
+                <PhotoLibraryOutlinedIcon />
+              </IconButton>
+            </Tooltip>
             <Tooltip title="Edit">
               <IconButton onClick={onEdit} aria-label={`Edit ${product.name}`} data-testid="product-edit">
                 <EditOutlinedIcon />
@@ -110,6 +119,7 @@ export function ProductCard({
           </Table>
         </TableContainer>
       </CardContent>
+      <ListingImagesDialog productId={product.id} productName={product.name} open={showImages} onClose={() => setShowImages(false)} />
     </Card>
   );
 }
