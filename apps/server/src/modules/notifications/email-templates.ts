@@ -17,6 +17,7 @@ export interface TemplateVars {
   payment_action_required: { orderNumber: VarValue; amount: VarValue; reason: VarValue; actionUrl: VarValue; billingUrl: VarValue };
   order_refunded: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
   order_price_adjusted: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
+  wallet_recharge_failed: { amount: VarValue; reason: VarValue; billingUrl: VarValue };
   order_shipped: { orderNumber: VarValue; carrier: VarValue; trackingNumber: VarValue; trackingUrl: VarValue; orderUrl: VarValue };
   order_delivered: { orderNumber: VarValue; orderUrl: VarValue };
   affiliate_earning: { amount: VarValue; orderNumber: VarValue; referredSeller: VarValue; affiliateLinksUrl: VarValue };
@@ -91,6 +92,14 @@ const TEMPLATES: Readonly<Record<ProductTemplate, Template>> = {
       p('Order {{orderNumber}} was charged at its estimated price; its exact quote came out higher, so we charged the difference of {{amount}} to your card.'),
       facts(['Order', '{{orderNumber}}'], ['Charged', '{{amount}}'], ['Reason', '{{reason}}']),
       button('See your billing', '{{billingUrl}}'),
+    ],
+  },
+  wallet_recharge_failed: {
+    subject: 'Auto-recharge of {{amount}} failed',
+    blocks: [
+      p('Your balance fell below your auto-recharge threshold, but we could not charge your card {{amount}} to top it up. Orders are charged to your card until the balance covers them again.'),
+      facts(['Amount', '{{amount}}'], ['Reason', '{{reason}}']),
+      button('Open Billing', '{{billingUrl}}'),
     ],
   },
   order_shipped: {
