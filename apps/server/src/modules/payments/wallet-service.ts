@@ -206,7 +206,7 @@ export function createWalletService(deps: WalletServiceDeps) {
   function csvCell(value: string | number | null): string {
     const text = value === null ? '' : String(value);
     // A cell a spreadsheet would run as a formula is quoted as text (CSV injection).
-    const safe = /^[=+\-@\t\r]/.test(text) && typeof value !== 'number' ? `'${text}` : text;
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
     return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
   }
   const csvOf = (rows: readonly (readonly (string | number | null)[])[]) =>
