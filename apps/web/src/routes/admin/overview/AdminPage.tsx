@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
+import { BusinessDetailsPanel } from './BusinessDetailsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
 import { DiscordPanel } from './DiscordPanel.tsx';
 import { FailedDeliveriesPanel } from './FailedDeliveriesPanel.tsx';
@@ -25,6 +26,7 @@ export default function AdminPage() {
         <FailedDeliveriesPanel />
         <DiscordPanel />
         <LandingTestimonialPanel />
+        <BusinessDetailsPanel />
       </Box>
     </Box>
   );
