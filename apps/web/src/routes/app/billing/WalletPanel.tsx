@@ -80,7 +80,7 @@ export function WalletPanel({ targetUserId, own, isAdmin }: { targetUserId: stri
           </Box>
         </Box>
         {own && !data.hasCard ? <Alert severity="info">Add a card in Account settings to top up the balance.</Alert> : null}
-        <AutoRechargeForm key={`${data.autoRecharge}-${data.rechargeThresholdCents}-${data.rechargeAmountCents}`} wallet={data} targetUserId={targetUserId} />
+        <AutoRechargeForm key={data.ownerId} wallet={data} targetUserId={targetUserId} />
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
           <TextField
             label="Statement month"
