@@ -409,6 +409,8 @@ export function createWalletRepository(db: Database) {
         .leftJoin(order, eq(order.id, charge.orderId))
         .where(eq(charge.id, chargeId));
       if (!row || !['succeeded', 'refunded'].includes(row.charge.status) || row.charge.amountCents <= 0) return undefined;
+      // Recorded as paid without taking money (below the smallest card charge): nothing to give a receipt for.
+      if (row.charge.provider !== 'wallet' && row.charge.paymentIntentId === null) return undefined;
       const { charge: paid, orderNumber } = row;
       const description =
         paid.kind === 'adjustment'
@@ -459,6 +461,39 @@ export function createWalletRepository(db: Database) {
           parties,
         ),
       );
+    },
+
+    /**
+     * Paid charges and succeeded refunds with no receipt yet, made before `before`: a listener that failed
+     * (or charges made before receipts existed). Owner ids, to issue them with the seller's details.
+     */
+    async missingReceipts(before: Date, limit: number): Promise<{ charges: { id: string; ownerId: string }[]; refunds: { id: string; ownerId: string }[] }> {
+      const charges = await db
+        .select({ id: charge.id, ownerId: charge.ownerId })
+        .from(charge)
+        .where(
+          and(
+            sql`${charge.status} IN ('succeeded', 'refunded')`,
+            sql`(${charge.paymentIntentId} IS NOT NULL OR ${charge.provider} = 'wallet')`,
+            lt(charge.updatedAt, before),
+            sql`NOT EXISTS (SELECT 1 FROM ${receipt} WHERE ${receipt.source} = 'charge:' || ${charge.id}::text)`,
+          ),
+        )
+        .orderBy(charge.createdAt)
+        .limit(limit);
+      const refunds = await db
+        .select({ id: refund.id, ownerId: refund.ownerId })
+        .from(refund)
+        .where(
+          and(
+            eq(refund.status, 'succeeded'),
+            lt(refund.updatedAt, before),
+            sql`NOT EXISTS (SELECT 1 FROM ${receipt} WHERE ${receipt.source} = 'refund:' || ${refund.id}::text)`,
+          ),
+        )
+        .orderBy(refund.createdAt)
+        .limit(limit);
+      return { charges, refunds };
     },
 
     /* ---------- reading ---------- */

@@ -471,10 +471,17 @@ export function createWalletService(deps: WalletServiceDeps) {
       await repository.receiptForRefund(refundId, await parties(ownerId));
     },
 
-    /** The sweep: top-ups whose answer a crash (or a timeout) lost are asked again with their key. */
+    /**
+     * The sweep: top-ups whose answer a crash (or a timeout) lost are asked again with their key; paid
+     * charges and refunds whose receipt a failed listener missed get it.
+     */
     async recover(olderThanMs = PENDING_RECHECK_MS): Promise<number> {
       let settled = 0;
-      for (const row of await repository.pendingTopUps(new Date(Date.now() - olderThanMs), 100)) {
+      const before = new Date(Date.now() - olderThanMs);
+      const missing = await repository.missingReceipts(before, 100);
+      for (const row of missing.charges) await repository.receiptForCharge(row.id, await parties(row.ownerId));
+      for (const row of missing.refunds) await repository.receiptForRefund(row.id, await parties(row.ownerId));
+      for (const row of await repository.pendingTopUps(before, 100)) {
         try {
           const asked = await ask(row);
           if (asked.row.status !== 'pending') settled++;

@@ -307,6 +307,29 @@ describe('the ledger', () => {
 });
 
 describe('receipts, statements and exports', () => {
+  it('a paid charge without its receipt (made before receipts, or a listener that failed) gets one from the sweep, once', async () => {
+    const seller = await sellerWith(null);
+    const [made] = await t.context.db
+      .insert(charge)
+      .values({
+        ownerId: seller.userId,
+        kind: 'manual',
+        amountCents: 1234,
+        provider: 'sandbox',
+        idempotencyKey: `manual:${randomUUID()}`,
+        paymentIntentId: `pi_${randomUUID()}`,
+        status: 'succeeded',
+        createdAt: new Date(Date.now() - 3_600_000),
+        updatedAt: new Date(Date.now() - 3_600_000),
+      })
+      .returning();
+    await Promise.all([t.context.wallet.recover(0), t.context.wallet.recover(0)]);
+    const issued = await t.context.db.select().from(receipt).where(eq(receipt.source, `charge:${made!.id}`));
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatchObject({ kind: 'charge', paidWith: 'card', amountCents: 1234 });
+    await expectReceiptsGapless();
+  });
+
   it('PDFs for the owner (and admins) only; the statement and CSVs; business details set by admins', async () => {
     const details = { legalName: 'Okafor Print Farm LLC', address: '12 Filament Way\nDayton, OH 45402', email: 'billing@okafor.test', taxId: 'US-99-1234567' };
     const seller = await sellerWith(VISA);
