@@ -65,6 +65,7 @@ export function formatMoney(cents: number, currency = 'USD'): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 }
 
+const monthName = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', timeZone: 'UTC' });
 const day = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 class Sheet {
@@ -192,7 +193,7 @@ export async function renderStatement(input: StatementDocument): Promise<Uint8Ar
   headerAndParties(
     sheet,
     'Monthly statement',
-    [`Month ${input.month}`, `Opening balance ${formatMoney(input.openingCents)}`, `Closing balance ${formatMoney(input.closingCents)}`],
+    [monthName.format(new Date(`${input.month}-01T00:00:00Z`)), `Opening balance ${formatMoney(input.openingCents)}`, `Closing balance ${formatMoney(input.closingCents)}`],
     input.issuer,
     input.customer,
   );
