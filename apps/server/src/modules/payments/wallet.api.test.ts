@@ -367,6 +367,10 @@ describe('receipts, statements and exports', () => {
     const lines = String(ledger.body).trim().split('\r\n');
     expect(lines[0]).toBe('date,kind,description,amount,balance_after,currency,receipt,order_id');
     expect(lines[1]).toContain(',top_up,Top-up,12.34,12.34,USD,R-');
+    // A text a spreadsheet would run as a formula is exported as text.
+    expect((await admin.post('/api/wallet/adjustments', { targetUserId: seller.userId, amountCents: 100, reason: '=HYPERLINK("http://evil.test")', requestId: randomUUID() })).status).toBe(200);
+    const exported = String((await seller.get('/api/wallet/entries.csv')).body);
+    expect(exported).toContain(`"'=HYPERLINK(""http://evil.test"")",1.00,13.34`);
     const receipts = await seller.get('/api/wallet/receipts.csv');
     expect(String(receipts.body)).toContain(`R-${String(number).padStart(6, '0')}`);
     expect((await other.get(`/api/wallet/entries.csv?targetUserId=${seller.userId}`)).status).toBe(403);
