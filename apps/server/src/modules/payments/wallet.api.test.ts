@@ -259,8 +259,10 @@ describe('the ledger', () => {
   it('balance = Σ entries, never negative, every order paid exactly once, under concurrent orders and top-ups', async () => {
     const seller = await sellerWith(VISA);
     await topUp(seller, 2000);
-    const orders = 16;
-    const topUps = 6;
+    // Auto-recharge on too: falls below $10 race with the orders and top-ups.
+    expect((await put(seller, '/api/wallet/auto-recharge', { enabled: true, thresholdCents: 1000, amountCents: 1500 })).status).toBe(200);
+    const orders = 32;
+    const topUps = 8;
     const results = await Promise.all([
       ...Array.from({ length: orders }, () => placeOrder(seller, false)),
       ...Array.from({ length: topUps }, () => topUp(seller, 1500).then(() => null)),
@@ -295,8 +297,18 @@ describe('the ledger', () => {
       } else expect(debits).toHaveLength(0);
     }
     expect(fromWallet).toBeGreaterThan(0);
-    const topUpTotal = entries.filter((e) => e.kind === 'top_up').reduce((sum, e) => sum + e.amountCents, 0);
-    expect(topUpTotal).toBe(2000 + (topUps + 3) * 1500);
+    const byHand = entries.filter((e) => e.kind === 'top_up' && e.description === 'Top-up');
+    expect(byHand.reduce((sum, e) => sum + e.amountCents, 0)).toBe(2000 + (topUps + 3) * 1500);
+    // Each automatic top-up was asked once per fall (its own key) and credited once.
+    const automatic = await t.context.db
+      .select()
+      .from(walletTopUp)
+      .where(and(eq(walletTopUp.ownerId, seller.userId), eq(walletTopUp.automatic, true)));
+    expect(automatic.length).toBeGreaterThan(0);
+    expect(new Set(automatic.map((row) => row.idempotencyKey)).size).toBe(automatic.length);
+    const recharged = entries.filter((e) => e.kind === 'top_up' && e.description === 'Auto-recharge');
+    expect(recharged).toHaveLength(automatic.filter((row) => row.status === 'succeeded').length);
+    const topUpTotal = byHand.concat(recharged).reduce((sum, e) => sum + e.amountCents, 0);
     const [walletCharges] = await t.context.db
       .select({ cents: sql<string>`coalesce(sum(${charge.amountCents}), 0)` })
       .from(charge)
