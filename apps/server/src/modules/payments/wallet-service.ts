@@ -91,6 +91,11 @@ export function createWalletService(deps: WalletServiceDeps) {
     return targetUserId;
   }
 
+  /** An admin acting for a seller who does not exist gets a 404, not a foreign-key error. */
+  async function requireSeller(ownerId: string): Promise<void> {
+    if (!(await deps.sellers.detailsOf(ownerId))) throw notFound('Seller');
+  }
+
   const topUpDto = (row: WalletTopUpRow, receiptNumber: number | null): TopUpDto => ({
     id: row.id,
     amountCents: row.amountCents,
@@ -263,6 +268,7 @@ export function createWalletService(deps: WalletServiceDeps) {
 
     async setAutoRecharge(actor: WalletActor, input: AutoRechargeInput): Promise<WalletDto> {
       const ownerId = subjectOf(actor, input.targetUserId);
+      if (ownerId !== actor.id) await requireSeller(ownerId);
       if (input.enabled && !(await deps.cardOf(ownerId)))
         throw new AppError('conflict', 'Add a card in Account settings before turning on auto-recharge');
       await repository.setAutoRecharge(ownerId, {
@@ -284,6 +290,7 @@ export function createWalletService(deps: WalletServiceDeps) {
     /** Admins: a credit or a debit of a seller's balance with its reason (audited; once per requestId). */
     async adjust(actor: WalletActor, input: WalletAdjustmentInput): Promise<WalletEntryDto> {
       if (!actor.isAdmin) throw forbidden('Only admins adjust a balance');
+      await requireSeller(input.targetUserId);
       const made = await repository.adjust({
         ownerId: input.targetUserId,
         amountCents: input.amountCents,

@@ -249,6 +249,10 @@ describe('the ledger', () => {
     expect(two.status).toBe(200);
     expect(one.body.id).toBe(two.body.id);
     expect((await walletOf(seller)).balanceCents).toBe(700);
+    const nobody = await admin.post('/api/wallet/adjustments', { ...body, targetUserId: 'no-such-seller', requestId: randomUUID() });
+    expect(nobody.status).toBe(404);
+    expect(nobody.body.error).toBeTruthy();
+    expect((await put(admin, '/api/wallet/auto-recharge', { enabled: false, thresholdCents: 0, amountCents: 500, targetUserId: 'no-such-seller' })).status).toBe(404);
     const tooMuch = await admin.post('/api/wallet/adjustments', { ...body, amountCents: -701, requestId: randomUUID() });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body.error).toMatch(/balance/i);
