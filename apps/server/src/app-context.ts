@@ -506,20 +506,20 @@ export function createAppContext(
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
   payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
   // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
-  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, event));
+  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, { ...event, refundedTo: event.toBalance ? 'your prepaid balance' : 'your card' }));
   payments.onChargeChanged(async (event) => {
     if (event.kind === 'adjustment' && event.to === 'succeeded') await moneyNotice('order_price_adjusted', event.chargeId, { ...event, reason: event.failureReason ?? '' });
   });
   async function moneyNotice(
     template: 'order_refunded' | 'order_price_adjusted',
     key: string,
-    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string },
+    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string; refundedTo?: string },
   ): Promise<void> {
     const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
     await notifications.notify({
       userId: event.ownerId,
       template,
-      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing` },
+      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing`, ...(event.refundedTo ? { refundedTo: event.refundedTo } : {}) },
       dedupeKey: `${template}:${key}`,
     });
   }

@@ -504,6 +504,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       reason: settled.refund.reason,
       amountCents: settled.refund.amountCents,
       currency: settled.charge.currency,
+      toBalance: settled.charge.provider === WALLET,
     });
     if (settled.charge.status === 'refunded') await changed(settled.charge, 'succeeded');
   }

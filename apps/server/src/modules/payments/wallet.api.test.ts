@@ -176,6 +176,12 @@ describe('orders', () => {
       ]),
     );
     expect(receipts.find((r) => r.kind === 'refund').amountCents).toBe(-paid.amountCents);
+    // The seller's refund email says where the money went.
+    const [refundMail] = await t.context.db
+      .select()
+      .from(emailMessage)
+      .where(and(eq(emailMessage.userId, seller.userId), eq(emailMessage.templateType, 'order_refunded')));
+    expect(refundMail!.text).toContain('Refunded to: your prepaid balance');
     await expectLedgerConsistent(seller.userId);
     await expectReceiptsGapless();
   });
