@@ -71,6 +71,9 @@ import { createPaymentService } from './modules/payments/payment-service.ts';
 import { createOrderPrices, itemsCentsOf } from './modules/payments/order-price.ts';
 import { createOrderPriceRepository } from './modules/payments/order-price-repository.ts';
 import type { ChargeChangedEvent } from './modules/payments/payment-events.ts';
+import { createWalletRepository } from './modules/payments/wallet-repository.ts';
+import { createWalletService } from './modules/payments/wallet-service.ts';
+import { createBusinessDetailsService } from './modules/site/business-details-service.ts';
 import { createDiscordWebhookClient } from './integrations/discord/discord-webhook.ts';
 import { createFarmAlerts } from './modules/notifications/farm-alerts.ts';
 import { createNotificationRepository } from './modules/notifications/notification-repository.ts';
@@ -418,8 +421,39 @@ export function createAppContext(
       }),
     estimateShipping: (orderId, parts) => shipping.labels.estimate(orderId, parts),
   });
+  // wallet (issue 24; docs/wallet.md): the prepaid balance orders are paid from first, its ledger, receipts
+  // (issued by the platform's business details, which admins edit) and statements.
+  const paymentRepository = createPaymentRepository(db);
+  const businessDetails = createBusinessDetailsService({ settings: createSiteSettingRepository(db), audit });
+  const wallet = createWalletService({
+    repository: createWalletRepository(db),
+    provider: paymentProvider,
+    cardOf: async (ownerId) => {
+      const customer = await paymentRepository.customerOf(ownerId);
+      if (!customer || customer.provider !== paymentProvider.kind || !customer.paymentMethodId) return null;
+      return { customerId: customer.customerId, paymentMethodId: customer.paymentMethodId };
+    },
+    sellers: {
+      detailsOf: async (id) => users.findMe(id).then((me) => me && { name: me.name, businessName: me.businessName ?? '', email: me.email }),
+    },
+    businessDetails: async () => (await businessDetails.get()).details,
+    rechargeFailed: async (event) => {
+      await notifications.notify({
+        userId: event.ownerId,
+        template: 'wallet_recharge_failed',
+        vars: { amount: formatCents(event.amountCents, 'USD'), reason: event.reason, billingUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/billing` },
+        dedupeKey: `wallet_recharge_failed:${event.topUpId}`,
+      });
+    },
+    audit,
+    log: {
+      error: (obj, msg) => {
+        if (config.mode !== 'test') console.error(msg, obj);
+      },
+    },
+  });
   const payments = createPaymentService({
-    repository: createPaymentRepository(db),
+    repository: paymentRepository,
     provider: paymentProvider,
     publishableKey: config.stripePublishableKey,
     chargeOrders: config.payments.chargeOrders,
@@ -436,6 +470,7 @@ export function createAppContext(
     releaseToFarm: (orderId) => production.createJobsForOrder(orderId),
     audit,
     publicUrl: config.publicUrl,
+    wallet,
   });
   // New orders are announced in batches: payments charges those released to production first, then the farm reads
   // the parts of a whole batch in one query; packed orders get labels.
@@ -479,6 +514,11 @@ export function createAppContext(
     },
   });
   payments.onChargeChanged((event) => affiliates.onChargeChanged(event));
+  // Every charge and refund gets its receipt (docs/wallet.md); those paid through the balance have theirs already.
+  payments.onChargeChanged(async (event) => {
+    if (event.to === 'succeeded') await wallet.receiptForCharge(event.chargeId, event.ownerId);
+  });
+  payments.onRefundSucceeded((event) => wallet.receiptForRefund(event.refundId, event.ownerId));
   payments.onRefundSucceeded((event) => affiliates.onRefundSucceeded(event));
   orders.onStatusChanges((events) => affiliates.onOrderStatusChanges(events));
   // A charge that failed or needs authentication: the seller is emailed (once per charge), the farm hears of failures.
@@ -487,20 +527,20 @@ export function createAppContext(
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
   payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
   // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
-  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, event));
+  payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, { ...event, refundedTo: event.toBalance ? 'your prepaid balance' : 'your card' }));
   payments.onChargeChanged(async (event) => {
     if (event.kind === 'adjustment' && event.to === 'succeeded') await moneyNotice('order_price_adjusted', event.chargeId, { ...event, reason: event.failureReason ?? '' });
   });
   async function moneyNotice(
     template: 'order_refunded' | 'order_price_adjusted',
     key: string,
-    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string },
+    event: { ownerId: string; orderNumber: string | null; amountCents: number; currency: string; reason: string; refundedTo?: string },
   ): Promise<void> {
     const siteUrl = config.publicUrl ?? `http://localhost:${config.port}`;
     await notifications.notify({
       userId: event.ownerId,
       template,
-      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing` },
+      vars: { orderNumber: event.orderNumber ?? '', amount: formatCents(event.amountCents, event.currency), reason: event.reason, billingUrl: `${siteUrl}/billing`, ...(event.refundedTo ? { refundedTo: event.refundedTo } : {}) },
       dedupeKey: `${template}:${key}`,
     });
   }
@@ -607,6 +647,8 @@ export function createAppContext(
     fulfillment,
     shipping,
     payments,
+    wallet,
+    businessDetails,
     /** The sandbox card form's stand-in for Stripe Elements (null with Stripe). */
     sandboxCards: config.payments.stripe
       ? null

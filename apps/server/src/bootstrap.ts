@@ -64,6 +64,8 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Payments (issue 13): charges, refunds and webhooks a crash left unsettled are settled by a sweep.
     jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
+    // The wallet (issue 24): top-ups whose answer was lost are asked again with their key by the same sweep.
+    jobs = stoppingAlso(jobs, startPaymentRecovery(context.wallet, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // Affiliates (issue 13): earnings, reversals, payable dates and referrals a crash left out are filled in by a sweep.
     jobs = stoppingAlso(jobs, startAffiliateSweep(context.affiliates, { work: options.workJobs, log: logger }));
     // The print farm (issue 11): a tick on the queue polls printers, runs the autopilot and dispatches.

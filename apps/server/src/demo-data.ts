@@ -135,7 +135,21 @@ async function seedDemoSeller(context: AppContext, sellerId: string): Promise<vo
   const billing = await context.payments.billing(sellerId);
   const card = context.sandboxCards?.({ cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' });
   if (!billing.card && card?.ok) await context.payments.storeDefaultPaymentMethod(sellerId, card.card.paymentMethodId);
+  await seedDemoWallet(context, sellerId);
   await seedDemoShop(context, sellerId);
+}
+
+/**
+ * The demo seller's wallet (issue 24; docs/wallet.md): $50 topped up by the test card (once: the request
+ * id names the top-up) and auto-recharge of $50 below $10, so the demo's orders are paid from the balance
+ * and Billing shows the ledger, receipts and a statement from the first start.
+ */
+async function seedDemoWallet(context: AppContext, sellerId: string): Promise<void> {
+  const seller = { id: sellerId, isAdmin: false };
+  const current = await context.wallet.wallet(seller, undefined);
+  if (!current.hasCard) return;
+  await context.wallet.topUp(seller, { amountCents: 5000, requestId: 'demo-wallet-first-top-up' });
+  if (!current.autoRecharge) await context.wallet.setAutoRecharge(seller, { enabled: true, thresholdCents: 1000, amountCents: 5000 });
 }
 
 /** The demo affiliate's referral (issue 13): a seller who signed up with the demo seller's code. */

@@ -295,9 +295,14 @@ describe('the first README line runs the whole chain (issues 11, 12 and 13)', ()
     expect(await csv.text()).toContain(label!.trackingNumber);
 
     // Payments (issue 13): the demo seller's sandbox card paid for the order, once, when it entered production.
-    const charges = (await seller.get(`/api/payments/charges?orderId=${watched}`)).body as { items: { status: string; kind: string; amountCents: number }[] };
+    const charges = (await seller.get(`/api/payments/charges?orderId=${watched}`)).body as { items: { status: string; kind: string; amountCents: number; provider: string }[] };
     expect(charges.items).toEqual([expect.objectContaining({ kind: 'order', status: 'succeeded' })]);
     expect(charges.items[0]!.amountCents).toBeGreaterThan(0);
+    // The wallet (issue 24): the demo seller's $50 top-up paid the order from the balance, each with its receipt.
+    expect(charges.items[0]!.provider).toBe('wallet');
+    expect((await seller.get('/api/wallet')).body).toMatchObject({ autoRecharge: true, hasCard: true });
+    const receipts = (await seller.get('/api/wallet/receipts')).body as { items: { kind: string; paidWith: string }[] };
+    expect(receipts.items).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'top_up', paidWith: 'card' }), expect.objectContaining({ kind: 'charge', paidWith: 'wallet' })]));
     // …and the fulfilment record shows what the order was charged beside what its label cost.
     const recorded = (await seller.get(`/api/fulfillment-history/user?searchTerm=${label!.trackingNumber}`)).body as { items: { chargedCents: number | null }[] };
     expect(recorded.items[0]!.chargedCents).toBe(charges.items[0]!.amountCents);

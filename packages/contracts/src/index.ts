@@ -24,3 +24,4 @@ export * from './claims.ts';
 // issue 24 (branded parcels, listing images)
 export * from './branding.ts';
 export * from './listing-images.ts';
+export * from './wallet.ts';

@@ -112,7 +112,8 @@ export const chargeDtoSchema = z.object({
   amountCents: z.number().int(),
   currency: z.string(),
   breakdown: chargeBreakdownSchema.nullable(),
-  provider: z.enum(PAYMENT_PROVIDERS),
+  /** Who took the money: the card's provider, or `wallet` for an order paid from the prepaid balance (docs/wallet.md). */
+  provider: z.enum([...PAYMENT_PROVIDERS, 'wallet']),
   status: z.enum(CHARGE_STATES),
   /** Why it failed; for an adjustment (or an order below the smallest charge), why it is what it is. */
   failureReason: z.string().nullable(),

@@ -33,6 +33,7 @@ import { registerDiscordRoutes } from '../modules/notifications/discord-routes.t
 import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.ts';
 import { registerClaimRoutes } from '../modules/claims/claims-routes.ts';
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
+import { registerWalletRoutes } from '../modules/payments/wallet-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
 import { AppError } from '../errors.ts';
 import { API_REFERENCE_DOCUMENT, registerApiReference } from './api-reference.ts';
@@ -166,6 +167,7 @@ export async function buildHttpServer(
     testimonial: context.testimonial,
     publicConfig: context.publicConfig,
     contactLimitPer10Minutes: limits.contactPer10Minutes,
+    businessDetails: context.businessDetails,
   });
   registerAnalyticsRoutes(app, { pageViews: context.pageViews });
   registerDashboardRoutes(app, { dashboard: context.dashboard, accounts: context.accounts });
@@ -202,6 +204,7 @@ export async function buildHttpServer(
   registerProductRoutes(app, { products: context.products });
   registerFulfillmentRoutes(app, { fulfillment: context.fulfillment });
   await registerPaymentRoutes(app, { payments: context.payments, sandboxCards: context.sandboxCards, webhooks: config.payments.webhooks, webhooksPerMinute: limits.paymentWebhooksPerMinute });
+  registerWalletRoutes(app, { wallet: context.wallet });
   registerShippingRoutes(app, {
     settings: context.shipping.settings,
     labels: context.shipping.labels,

@@ -44,10 +44,11 @@ describe('email templates', () => {
 
   it('tells a refund and a price adjustment with their amount and reason', () => {
     const vars = { orderNumber: '#1042', amount: '$0.06', reason: 'The exact quote changed the print cost from $2.70 (estimated) to $2.64', billingUrl: 'https://print.example.com/billing' };
-    const refund = renderTemplate('order_refunded', vars, footer);
+    const refund = renderTemplate('order_refunded', { ...vars, refundedTo: 'your card' }, footer);
     expect(refund.subject).toBe('Refund of $0.06 for order #1042');
     expect(refund.text).toContain('Reason: The exact quote changed the print cost from $2.70 (estimated) to $2.64');
     expect(refund.html).toContain('href="https://print.example.com/billing"');
+    expect(refund.text).toContain('Refunded to: your card');
     const adjusted = renderTemplate('order_price_adjusted', { ...vars, amount: '$0.75' }, footer);
     expect(adjusted.subject).toBe('Order #1042: $0.75 more after its exact quote');
     expect(adjusted.text).toContain('we charged the difference of $0.75 to your card');

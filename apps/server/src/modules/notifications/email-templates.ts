@@ -15,8 +15,10 @@ export interface TemplateVars {
   order_on_hold: { orderNumber: VarValue; reason: VarValue; orderUrl: VarValue };
   payment_failed: { orderNumber: VarValue; amount: VarValue; reason: VarValue; actionUrl: VarValue; billingUrl: VarValue };
   payment_action_required: { orderNumber: VarValue; amount: VarValue; reason: VarValue; actionUrl: VarValue; billingUrl: VarValue };
-  order_refunded: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
+  /** refundedTo: where the money went ('your card', 'your prepaid balance'). */
+  order_refunded: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue; refundedTo: VarValue };
   order_price_adjusted: { orderNumber: VarValue; amount: VarValue; reason: VarValue; billingUrl: VarValue };
+  wallet_recharge_failed: { amount: VarValue; reason: VarValue; billingUrl: VarValue };
   order_shipped: { orderNumber: VarValue; carrier: VarValue; trackingNumber: VarValue; trackingUrl: VarValue; orderUrl: VarValue };
   order_delivered: { orderNumber: VarValue; orderUrl: VarValue };
   claim_updated: { orderNumber: VarValue; kind: VarValue; status: VarValue; detail: VarValue; claimsUrl: VarValue };
@@ -80,9 +82,9 @@ const TEMPLATES: Readonly<Record<ProductTemplate, Template>> = {
   order_refunded: {
     subject: 'Refund of {{amount}} for order {{orderNumber}}',
     blocks: [
-      p('We refunded {{amount}} to your card for order {{orderNumber}}.'),
-      facts(['Order', '{{orderNumber}}'], ['Refunded', '{{amount}}'], ['Reason', '{{reason}}']),
-      p('Your bank shows it within a few days.'),
+      p('We refunded {{amount}} for order {{orderNumber}}.'),
+      facts(['Order', '{{orderNumber}}'], ['Refunded', '{{amount}}'], ['Refunded to', '{{refundedTo}}'], ['Reason', '{{reason}}']),
+      p('A refund to your card shows at your bank within a few days; one to your prepaid balance is there already.'),
       button('See your billing', '{{billingUrl}}'),
     ],
   },
@@ -92,6 +94,14 @@ const TEMPLATES: Readonly<Record<ProductTemplate, Template>> = {
       p('Order {{orderNumber}} was charged at its estimated price; its exact quote came out higher, so we charged the difference of {{amount}} to your card.'),
       facts(['Order', '{{orderNumber}}'], ['Charged', '{{amount}}'], ['Reason', '{{reason}}']),
       button('See your billing', '{{billingUrl}}'),
+    ],
+  },
+  wallet_recharge_failed: {
+    subject: 'Auto-recharge of {{amount}} failed',
+    blocks: [
+      p('Your balance fell below your auto-recharge threshold, but we could not charge your card {{amount}} to top it up. Orders are charged to your card until the balance covers them again.'),
+      facts(['Amount', '{{amount}}'], ['Reason', '{{reason}}']),
+      button('Open Billing', '{{billingUrl}}'),
     ],
   },
   order_shipped: {

@@ -32,6 +32,8 @@ export interface RefundSucceededEvent {
   readonly reason: string;
   readonly amountCents: number;
   readonly currency: string;
+  /** The money went back into the seller's prepaid balance (a charge paid from it), not to a card. */
+  readonly toBalance: boolean;
 }
 
 export interface PaymentEventListeners {

@@ -36,6 +36,7 @@ import {
   LIVE_CHARGE_STATES,
   type ChargeListRow,
   type ChargeRow,
+  type NewCharge,
   type PaymentRepository,
   type RefundRow,
 } from './payment-repository.ts';
@@ -75,7 +76,24 @@ export interface PaymentServiceDeps {
   /** Absolute links in emails when PUBLIC_URL is set, else paths of this site. */
   readonly publicUrl: string | undefined;
   readonly log?: { error(obj: unknown, msg?: string): void };
+  /**
+   * The seller's prepaid balance (docs/wallet.md): an order is paid from it when it covers the order,
+   * else by card; a charge paid from it is refunded into it.
+   */
+  readonly wallet?: {
+    payOrder(values: NewCharge, orderNumber: string | null): Promise<ChargeRow | 'taken' | null>;
+    refundToWallet(
+      row: ChargeRow,
+      amountCents: number,
+      reason: string,
+      idempotencyKey: string,
+      orderNumber: string | null,
+    ): Promise<{ refund: RefundRow; charge: ChargeRow } | undefined>;
+  };
 }
+
+/** A charge paid from the seller's prepaid balance (no payment intent: nothing was asked of the provider). */
+const WALLET = 'wallet';
 
 const SYSTEM: EventActor = { kind: 'system', id: null };
 
@@ -322,6 +340,14 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       idempotencyKey: `order:${orderId}:charge:${attempt}`,
       createdBy: null,
     } as const;
+    if (deps.wallet && total > 0) {
+      const paid = await deps.wallet.payOrder({ ...base, customerId: null, paymentMethodId: null, status: 'succeeded', failureReason: null }, current.externalId);
+      if (paid === 'taken') return (await repository.paidOrders([orderId])).has(orderId);
+      if (paid) {
+        await changed(paid, null);
+        return true;
+      }
+    }
     if (total < MIN_CHARGE_CENTS) {
       // Nothing the provider would take: recorded as paid, with the reason, so the seller sees why.
       const row = await repository.insertCharge({
@@ -418,7 +444,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     reason: string,
     requestId?: string,
   ): Promise<ChargeRow> {
-    if (!row.paymentIntentId || !['succeeded', 'refunded'].includes(row.status))
+    if (!paidThroughSomeone(row) || !['succeeded', 'refunded'].includes(row.status))
       throw new AppError('conflict', 'Only a paid charge can be refunded');
     const left = row.amountCents - row.refundedCents;
     if (amountCents > left)
@@ -430,6 +456,13 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       : amountCents === left
         ? `refund:${row.id}:rest:${row.refundedCents}`
         : `refund:${row.id}:${randomUUID()}`;
+    if (row.provider === WALLET) {
+      if (!deps.wallet) throw new AppError('unavailable', 'The wallet is not available');
+      const order = row.orderId ? await orders.find(row.orderId) : undefined;
+      const settled = await deps.wallet.refundToWallet(row, amountCents, reason, key, order?.externalId ?? null);
+      if (settled) await refunded(settled);
+      return (await repository.findCharge(row.id))!;
+    }
     const { row: refundRow } = await repository.insertRefund({
       chargeId: row.id,
       ownerId: row.ownerId,
@@ -437,7 +470,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       reason,
       idempotencyKey: key,
     });
-    await askRefund(refundRow, row.paymentIntentId);
+    await askRefund(refundRow, row.paymentIntentId!);
     return (await repository.findCharge(row.id))!;
   }
 
@@ -471,6 +504,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       reason: settled.refund.reason,
       amountCents: settled.refund.amountCents,
       currency: settled.charge.currency,
+      toBalance: settled.charge.provider === WALLET,
     });
     if (settled.charge.status === 'refunded') await changed(settled.charge, 'succeeded');
   }
@@ -513,7 +547,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
       amountCents: row.amountCents,
       currency: row.currency,
       breakdown: row.breakdown ?? null,
-      provider: row.provider as PaymentProviderName,
+      provider: row.provider as PaymentProviderName | 'wallet',
       status: row.status as ChargeState,
       failureReason: row.failureReason,
       actionUrl: row.status === 'requires_action' ? actionPath(row.id) : null,
@@ -882,12 +916,17 @@ export function createPaymentService(deps: PaymentServiceDeps) {
     },
   };
 
+  /** Money was taken (by the provider, or from the balance), so there is something to refund or adjust. */
+  function paidThroughSomeone(row: ChargeRow): boolean {
+    return row.paymentIntentId !== null || row.provider === WALLET;
+  }
+
   /** Before it prints: a refund is due when a charged order is cancelled from these. */
   const PRE_PRINT: readonly OrderStatus[] = ['received', 'accepted', 'on_hold'];
 
   async function refundOnCancel(orderId: string): Promise<void> {
     const { live } = await repository.orderCharges(orderId);
-    if (!live || live.status !== 'succeeded' || !live.paymentIntentId) return;
+    if (!live || live.status !== 'succeeded' || !paidThroughSomeone(live)) return;
     await refundCharge(
       live,
       live.amountCents - live.refundedCents,
@@ -902,7 +941,7 @@ export function createPaymentService(deps: PaymentServiceDeps) {
    */
   async function adjustOrder(orderId: string): Promise<void> {
     const { live } = await repository.orderCharges(orderId);
-    if (!live?.paymentIntentId || !['succeeded', 'refunded'].includes(live.status)) return;
+    if (!live || !paidThroughSomeone(live) || !['succeeded', 'refunded'].includes(live.status)) return;
     const price = await deps.prices.settleExact(orderId, { minIncreaseCents: MIN_CHARGE_CENTS });
     if (!price || price.adjustedItemsCents === null) return;
     const difference = price.adjustedItemsCents - price.itemsCents;

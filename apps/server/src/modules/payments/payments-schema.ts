@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { user } from '../../db/auth-schema.ts';
 import { order } from '../orders/orders-schema.ts';
 
@@ -162,5 +162,139 @@ export const paymentEvent = pgTable(
     index('payment_event_unprocessed_idx')
       .on(table.receivedAt)
       .where(sql`processed_at IS NULL`),
+  ],
+);
+
+/* ---------- the wallet (issue 24; docs/wallet.md) ---------- */
+
+/**
+ * A seller's prepaid balance and auto-recharge settings. `balance_cents` moves only in the transaction
+ * that appends its `wallet_entry`, so it always equals the sum of the seller's entries; never negative.
+ */
+export const wallet = pgTable(
+  'wallet',
+  {
+    ownerId: text('owner_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    balanceCents: integer('balance_cents').notNull().default(0),
+    currency: text('currency').notNull().default('USD'),
+    autoRecharge: boolean('auto_recharge').notNull().default(false),
+    /** Top up by `recharge_amount_cents` when the balance falls below this. */
+    rechargeThresholdCents: integer('recharge_threshold_cents').notNull().default(0),
+    rechargeAmountCents: integer('recharge_amount_cents').notNull().default(0),
+    /**
+     * One auto top-up per crossing of the threshold: a crossing disarms (and counts, naming the top-up's
+     * idempotency key); a credit that brings the balance back to the threshold re-arms.
+     */
+    rechargeArmed: boolean('recharge_armed').notNull().default(true),
+    rechargeCrossings: integer('recharge_crossings').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('wallet_balance_not_negative', sql`${table.balanceCents} >= 0`)],
+);
+
+/**
+ * The wallet's ledger, append-only (a trigger refuses UPDATE, and DELETE unless the owner's account is
+ * gone): a top-up, an order paid from the balance, a refund into it, an admin's adjustment.
+ */
+export const walletEntry = pgTable(
+  'wallet_entry',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** top_up | charge | refund | adjustment */
+    kind: text('kind').notNull(),
+    /** Signed: credits positive, debits negative. */
+    amountCents: integer('amount_cents').notNull(),
+    balanceAfterCents: integer('balance_after_cents').notNull(),
+    description: text('description').notNull(),
+    /** What made it, once: `top-up:<id>`, `order:<id>:charge:<attempt>`, `refund:<id>`, `adjustment:<request>`. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    chargeId: uuid('charge_id').references(() => charge.id, { onDelete: 'set null' }),
+    orderId: uuid('order_id').references(() => order.id, { onDelete: 'set null' }),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('wallet_entry_idempotency_key_idx').on(table.idempotencyKey),
+    index('wallet_entry_owner_created_idx').on(table.ownerId, table.createdAt, table.id),
+  ],
+);
+
+/** A card payment into the wallet, written (with its key) before the provider is asked. */
+export const walletTopUp = pgTable(
+  'wallet_top_up',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** true: made by auto-recharge. */
+    automatic: boolean('automatic').notNull().default(false),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id'),
+    paymentMethodId: text('payment_method_id'),
+    /** `wallet:<owner>:top-up:<request>` or `wallet:<owner>:auto-recharge:<crossing>`. */
+    idempotencyKey: text('idempotency_key').notNull(),
+    paymentIntentId: text('payment_intent_id'),
+    /** pending | succeeded | failed */
+    status: text('status').notNull(),
+    failureReason: text('failure_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('wallet_top_up_idempotency_key_idx').on(table.idempotencyKey),
+    index('wallet_top_up_owner_created_idx').on(table.ownerId, table.createdAt),
+    index('wallet_top_up_pending_idx')
+      .on(table.updatedAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+/** The receipts' numbering: one row, advanced in the transaction that issues a receipt, so numbers have no gaps. */
+export const receiptCounter = pgTable('receipt_counter', {
+  id: text('id').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+/**
+ * A receipt for every charge (card or wallet), top-up, refund and adjustment: numbered without gaps, with
+ * the platform's and the seller's details as they were when it was issued.
+ */
+export const receipt = pgTable(
+  'receipt',
+  {
+    number: integer('number').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** charge | top_up | refund | adjustment */
+    kind: text('kind').notNull(),
+    /** What it is for: `charge:<id>`, `refund:<id>`, `wallet-entry:<id>`; one receipt each. */
+    source: text('source').notNull(),
+    /** Signed as the money moved for the seller: a refund is negative. */
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** card | wallet */
+    paidWith: text('paid_with').notNull(),
+    description: text('description').notNull(),
+    orderNumber: text('order_number'),
+    issuer: jsonb('issuer').$type<Record<string, string>>().notNull(),
+    customer: jsonb('customer').$type<Record<string, string>>().notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('receipt_source_idx').on(table.source),
+    index('receipt_owner_issued_idx').on(table.ownerId, table.issuedAt),
   ],
 );

@@ -218,6 +218,31 @@ describe('payments on Stripe', () => {
     expect(fake.requests.flatMap((r) => r.errors)).toEqual([]);
   }, 60_000);
 
+  it('a wallet top-up whose answer was lost is found by the sweep and credited once, one PaymentIntent (docs/wallet.md)', async () => {
+    const topper = await t.signUp({ role: 'beta' });
+    expect((await topper.post('/api/payments/setup-intent')).status).toBe(200);
+    expect((await topper.post('/api/payments/default-payment-method', { paymentMethodId: 'pm_card_visa' })).status).toBe(200);
+    const requestId = randomUUID();
+    dropCharges = true;
+    const lost = await topper.post('/api/wallet/top-ups', { amountCents: 2500, requestId });
+    expect(lost.status).toBe(503);
+    expect((await topper.get('/api/wallet')).body.balanceCents).toBe(0);
+    const intentsBefore = intents.size;
+    dropCharges = false;
+    expect(await t.context.wallet.recover(0)).toBe(1);
+    expect(intents.size).toBe(intentsBefore);
+    expect((await topper.get('/api/wallet')).body.balanceCents).toBe(2500);
+    // The sweep again, and the seller's retry of the same request: nothing more.
+    expect(await t.context.wallet.recover(0)).toBe(0);
+    const retried = await topper.post('/api/wallet/top-ups', { amountCents: 2500, requestId });
+    expect(retried.body).toMatchObject({ status: 'succeeded', receiptNumber: expect.any(Number) });
+    expect((await topper.get('/api/wallet')).body.balanceCents).toBe(2500);
+    const asked = fake.requests.filter((r) => r.operationId === 'PostPaymentIntents' && String(r.headers['idempotency-key']).includes(`wallet:${topper.userId}:top-up:${requestId}`));
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked[0]!.body).toMatchObject({ amount: '2500', off_session: 'true', confirm: 'true' });
+    expect(fake.requests.flatMap((r) => r.errors)).toEqual([]);
+  }, 60_000);
+
   it('verifies Stripe’s signature on webhooks; a replay older than 300 s and a forgery are refused', async () => {
     const payload = JSON.stringify({
       id: `evt_${randomUUID().replace(/-/g, '')}`,

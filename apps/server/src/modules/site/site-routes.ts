@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
 import {
+  businessDetailsSchema,
+  businessDetailsStateSchema,
   contactMessageRecordSchema,
   contactMessageSchema,
   landingTestimonialSchema,
@@ -13,10 +15,17 @@ import {
 import { requireAdmin } from '../../http/viewer.ts';
 import type { ContactRepository } from './contact-repository.ts';
 import type { TestimonialService } from './testimonial-service.ts';
+import type { BusinessDetailsService } from './business-details-service.ts';
 
 export function registerSiteRoutes(
   app: FastifyInstance,
-  deps: { contacts: ContactRepository; testimonial: TestimonialService; publicConfig: PublicConfig; contactLimitPer10Minutes: number },
+  deps: {
+    contacts: ContactRepository;
+    testimonial: TestimonialService;
+    publicConfig: PublicConfig;
+    contactLimitPer10Minutes: number;
+    businessDetails: BusinessDetailsService;
+  },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -101,6 +110,25 @@ export function registerSiteRoutes(
       const admin = requireAdmin(request);
       await deps.testimonial.reset({ id: admin.id, requestId: request.id });
       return reply.status(204).send(null);
+    },
+  );
+
+  // The platform's business details: the issuer printed on every receipt and statement (docs/wallet.md).
+  api.get(
+    '/api/admin/site/business-details',
+    { schema: { tags: ['admin'], summary: 'The platform’s business details printed on receipts and statements (`sample` until set)', response: { 200: businessDetailsStateSchema } } },
+    async (request) => {
+      requireAdmin(request);
+      return deps.businessDetails.get();
+    },
+  );
+
+  api.put(
+    '/api/admin/site/business-details',
+    { schema: { tags: ['admin'], summary: 'Set the platform’s business details (audited; receipts issued from now on carry them)', body: businessDetailsSchema, response: { 200: businessDetailsStateSchema } } },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return deps.businessDetails.set({ id: admin.id, requestId: request.id }, request.body);
     },
   );
 }

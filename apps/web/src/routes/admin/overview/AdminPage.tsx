@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { AuditLogPanel } from './AuditLogPanel.tsx';
 import { BackgroundJobsPanel } from './BackgroundJobsPanel.tsx';
+import { BusinessDetailsPanel } from './BusinessDetailsPanel.tsx';
 import { ClaimsStatsPanel } from './ClaimsStatsPanel.tsx';
 import { ContactMessagesPanel } from './ContactMessagesPanel.tsx';
 import { DiscordPanel } from './DiscordPanel.tsx';
@@ -27,6 +28,7 @@ export default function AdminPage() {
         <FailedDeliveriesPanel />
         <DiscordPanel />
         <LandingTestimonialPanel />
+        <BusinessDetailsPanel />
       </Box>
     </Box>
   );

@@ -17,6 +17,7 @@ import { BillingAlerts, CardOnFile, TestModeChip } from './BillingSummary.tsx';
 import { ChargeCardDialog } from './ChargeCardDialog.tsx';
 import { ChargesTable } from './ChargesTable.tsx';
 import { RefundChargeDialog } from './RefundChargeDialog.tsx';
+import { WalletPanel } from './WalletPanel.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -71,6 +72,7 @@ export default function BillingPage() {
         }
       />
       {everyone ? null : <CardSummary targetUserId={targetUserId} own={!forSeller} />}
+      {everyone ? null : <WalletPanel targetUserId={targetUserId} own={!forSeller} isAdmin={isAdmin} />}
       {orderId ? (
         <Alert
           severity="info"

@@ -180,7 +180,8 @@ function ChargeRows({
               )}
               <Typography variant="caption" color="text.secondary">
                 {charge.attempt > 1 ? `Attempt ${charge.attempt} · ` : ''}
-                {charge.provider === 'sandbox' ? 'Sandbox (test mode)' : 'Stripe'} · updated {dateTime(charge.updatedAt)}
+                {charge.provider === 'wallet' ? 'Paid from the prepaid balance' : charge.provider === 'sandbox' ? 'Sandbox (test mode)' : 'Stripe'} · updated{' '}
+                {dateTime(charge.updatedAt)}
               </Typography>
             </Box>
           </Collapse>
