@@ -186,6 +186,11 @@ export function createAppContext(
       get: (viewer, orderId) => orders.get(viewer, orderId),
       getMany: (orderIds) => orders.getMany(orderIds),
     },
+    // The change window (issue 24): `orders` is built below; these run only on a request.
+    changes: {
+      changeAddress: (viewer, orderId, address) => orders.changeAddress(viewer, orderId, address),
+      cancelBeforeRelease: (viewer, orderId, reason) => orders.cancelBeforeRelease(viewer, orderId, reason),
+    },
   });
   const products = createProductService({
     products: productRepository,
@@ -465,6 +470,8 @@ export function createAppContext(
   // Sellers' endpoints hear `order.charged` (`order.adjusted`) once per succeeded charge, `order.refunded` once per refund.
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
   payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
+  // The change window (issue 24): a new address before release is `order.address_changed`.
+  orders.onAddressChange((event) => orderApiModule.webhookDeliveries.announceAddressChanged(event));
   // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
   payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, event));
   payments.onChargeChanged(async (event) => {

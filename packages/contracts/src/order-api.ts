@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.refunded',
   'order.shipped',
   'order.delivered',
+  'order.cancelled',
+  'order.address_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -29,6 +31,8 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<Exclude<WebhookEventType, 'or
   'order.refunded': 'Refunded',
   'order.shipped': 'Shipped, with tracking',
   'order.delivered': 'Delivered',
+  'order.cancelled': 'Cancelled',
+  'order.address_changed': 'Address changed',
 };
 
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'refused', 'failed'] as const;

@@ -65,6 +65,16 @@ const EVENTS: Record<WebhookEventType, { summary: string; description: string }>
     description:
       'The order moved to `delivered`; `deliveredAt` is its last parcel’s delivery. Sent besides its `order.status_changed`.',
   },
+  'order.cancelled': {
+    summary: 'An order was cancelled',
+    description:
+      'The order moved to `cancelled` (by you in its change window, by the marketplace, or by the print farm); `reason` is the timeline’s. Sent besides its `order.status_changed`.',
+  },
+  'order.address_changed': {
+    summary: 'An order’s shipping address was changed',
+    description:
+      'The shipping address was changed before the order was released to production (docs/change-window.md). `previousAddress` is the one replaced; `data.order.shippingAddress` the new one.',
+  },
 };
 
 /** The Standard Webhooks headers of every delivery (the guide at the top shows how to check them). */
