@@ -24,6 +24,9 @@ import { createProductService } from './modules/products/product-service.ts';
 import { createOrderRepository } from './modules/orders/order-repository.ts';
 import { createOrderService } from './modules/orders/order-service.ts';
 import { createOrderIngestion } from './modules/orders/order-ingestion.ts';
+import { createCheckoutRatesRepository } from './modules/checkout-rates/checkout-rates-repository.ts';
+import { createCheckoutRatesService } from './modules/checkout-rates/checkout-rates-service.ts';
+import { shopifyCarrierCallback } from './integrations/shopify/shopify-carrier-service.ts';
 import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
 import { createShopRepository } from './modules/shops/shop-repository.ts';
 import { createShopService } from './modules/shops/shop-service.ts';
@@ -73,6 +76,12 @@ import { createNotificationRepository } from './modules/notifications/notificati
 import { createNotificationService } from './modules/notifications/notification-service.ts';
 import { createAffiliateRepository } from './modules/affiliates/affiliate-repository.ts';
 import { createAffiliateService } from './modules/affiliates/affiliate-service.ts';
+
+/**
+ * How long Shopify's checkout waits for our rates before we answer 503 (its backup rates): well under
+ * its shortest read timeout, 3 s (docs/checkout-rates.md).
+ */
+const CHECKOUT_RATES_BUDGET_MS = 2000;
 
 /** Where the Stripe SDK sends requests: Stripe itself, or (tests) a local fake at STRIPE_API_URL. */
 function stripeHostOf(apiUrl: string | null): { host?: string; port?: number; protocol?: 'http' | 'https' } {
@@ -519,6 +528,23 @@ export function createAppContext(
       });
     }
   }
+  // Checkout rates (issue 24; docs/checkout-rates.md): Shopify's carrier service callback, answered from the seller's shipping profile.
+  const checkoutRates = createCheckoutRatesService({
+    repository: createCheckoutRatesRepository(db),
+    audit,
+    appSecret: config.appSecret,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    shops: {
+      carrierServiceShop: (viewer, shopId) => shops.carrierServiceShop(viewer, shopId),
+      shopsTakingCarrierService: (ownerId) => shops.shopsTakingCarrierService(ownerId),
+      registerCarrierService: (shopId, service) => shops.registerCarrierService(shopId, service),
+      removeCarrierService: (shopId, carrierServiceId) => shops.removeCarrierService(shopId, carrierServiceId),
+    },
+    partsOfSkus: (ownerId, skus) => products.packedPartsOfSkus(ownerId, skus),
+    quote: (ownerId, to, parts) => shipping.checkoutQuotes.quote(ownerId, to, parts),
+    shopify: shopifyCarrierCallback,
+    budgetMs: CHECKOUT_RATES_BUDGET_MS,
+  });
   const publicConfig: PublicConfig = {
     mode: config.mode,
     sentryDsn: config.sentryDsn,
@@ -586,6 +612,7 @@ export function createAppContext(
     /** The farm's Discord alerts; the payments module raises `farmAlerts.alert({ kind: 'payment_failed', … })`. */
     farmAlerts,
     affiliates,
+    checkoutRates,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).

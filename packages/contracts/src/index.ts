@@ -20,3 +20,4 @@ export * from './affiliates.ts';
 export * from './notifications.ts';
 export * from './discord.ts';
 export * from './slicer-presets.ts';
+export * from './checkout-rates.ts';

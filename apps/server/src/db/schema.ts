@@ -22,3 +22,4 @@ export * from '../modules/fulfillment/fulfillment-schema.ts';
 export * from '../modules/payments/payments-schema.ts';
 export * from '../modules/affiliates/affiliates-schema.ts';
 export * from '../modules/notifications/notifications-schema.ts';
+export * from '../modules/checkout-rates/checkout-rates-schema.ts';

@@ -31,6 +31,7 @@ import { registerDiscordRoutes } from '../modules/notifications/discord-routes.t
 import { registerAffiliateRoutes } from '../modules/affiliates/affiliate-routes.ts';
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
+import { registerCheckoutRatesRoutes } from '../modules/checkout-rates/checkout-rates-routes.ts';
 import { AppError } from '../errors.ts';
 import { API_REFERENCE_DOCUMENT, registerApiReference } from './api-reference.ts';
 import { registerCompression } from './compression.ts';
@@ -209,6 +210,7 @@ export async function buildHttpServer(
   await registerNotificationRoutes(app, { notifications: context.notifications });
   registerDiscordRoutes(app, { farmAlerts: context.farmAlerts });
   registerAffiliateRoutes(app, { affiliates: context.affiliates });
+  registerCheckoutRatesRoutes(app, { checkoutRates: context.checkoutRates });
   await registerApiReference(app);
 
   await registerWebApp(app, config.webDistDir);

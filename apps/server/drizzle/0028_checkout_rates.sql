@@ -1,0 +1,13 @@
+CREATE TABLE "checkout_rates_setting" (
+	"shop_id" uuid PRIMARY KEY NOT NULL,
+	"owner_id" text NOT NULL,
+	"enabled" boolean DEFAULT false NOT NULL,
+	"generation" integer DEFAULT 0 NOT NULL,
+	"carrier_service_id" text,
+	"registered_at" timestamp with time zone,
+	"last_error" text DEFAULT '' NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "checkout_rates_setting" ADD CONSTRAINT "checkout_rates_setting_shop_id_shop_connection_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shop_connection"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "checkout_rates_setting" ADD CONSTRAINT "checkout_rates_setting_owner_id_user_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;
