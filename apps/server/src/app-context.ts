@@ -25,7 +25,7 @@ import { createOrderRepository } from './modules/orders/order-repository.ts';
 import { createOrderService } from './modules/orders/order-service.ts';
 import { createOrderIngestion } from './modules/orders/order-ingestion.ts';
 import { createCheckoutRatesRepository } from './modules/checkout-rates/checkout-rates-repository.ts';
-import { createCheckoutRatesService } from './modules/checkout-rates/checkout-rates-service.ts';
+import { CHECKOUT_RATES_BUDGET_MS, createCheckoutRatesService } from './modules/checkout-rates/checkout-rates-service.ts';
 import { shopifyCarrierCallback } from './integrations/shopify/shopify-carrier-service.ts';
 import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
 import { createShopRepository } from './modules/shops/shop-repository.ts';
@@ -76,12 +76,6 @@ import { createNotificationRepository } from './modules/notifications/notificati
 import { createNotificationService } from './modules/notifications/notification-service.ts';
 import { createAffiliateRepository } from './modules/affiliates/affiliate-repository.ts';
 import { createAffiliateService } from './modules/affiliates/affiliate-service.ts';
-
-/**
- * How long Shopify's checkout waits for our rates before we answer 503 (its backup rates): well under
- * its shortest read timeout, 3 s (docs/checkout-rates.md).
- */
-const CHECKOUT_RATES_BUDGET_MS = 2000;
 
 /** Where the Stripe SDK sends requests: Stripe itself, or (tests) a local fake at STRIPE_API_URL. */
 function stripeHostOf(apiUrl: string | null): { host?: string; port?: number; protocol?: 'http' | 'https' } {

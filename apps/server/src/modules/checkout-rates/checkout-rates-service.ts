@@ -36,6 +36,12 @@ export interface CarrierCallbackFormat {
 /** What the callback answers: rates (maybe none: the carrier service cannot ship this cart), or nothing in time. */
 export type CallbackAnswer = { readonly status: 200; readonly body: unknown } | { readonly status: 404 | 503; readonly body: { error: string } };
 
+/**
+ * How long Shopify's checkout may wait for our rates before we answer 503 (its backup rates): well
+ * under its shortest read timeout, 3 s (integrations/shopify/carrier-service-callback.md).
+ */
+export const CHECKOUT_RATES_BUDGET_MS = 2000;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Shopify caches a successful answer for 15 minutes (its CarrierService description); so do we, per cart and destination. */
 const CACHE_MS = 15 * 60 * 1000;
