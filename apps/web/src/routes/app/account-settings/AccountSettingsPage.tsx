@@ -3,6 +3,7 @@ import { useAuth } from '../../../app/auth/AuthProvider.tsx';
 import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { BillingSection } from './BillingSection.tsx';
+import { ChangeWindowSection } from './ChangeWindowSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { EmailNotificationsSection } from './EmailNotificationsSection.tsx';
 import { OrderApiCredentialsSection } from './OrderApiCredentialsSection.tsx';
@@ -25,6 +26,7 @@ export default function AccountSettingsPage() {
         <ReturnAddressSection me={user} />
         <BillingSection />
         <ShippingSection />
+        <ChangeWindowSection />
         <EmailSection me={user} />
         <EmailNotificationsSection />
         <PasswordSection />
