@@ -4,7 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
-import { charge, printJob } from '../../db/schema.ts';
+import { auditLog, charge, printJob } from '../../db/schema.ts';
 
 /**
  * The change window (issue 24 point 2; docs/change-window.md): until an order is released to
@@ -117,6 +117,8 @@ describe('the change window setting', () => {
     expect((await other.request<any>('PUT', `/api/order-settings?targetUserId=${seller.userId}`, { changeWindowHours: 5 }, {})).status).toBe(403);
     expect((await admin.request<any>('PUT', `/api/order-settings?targetUserId=${seller.userId}`, { changeWindowHours: 3 }, {})).body).toEqual({ changeWindowHours: 3 });
     expect((await seller.get('/api/order-settings')).body).toEqual({ changeWindowHours: 3 });
+    const audited = await t.context.db.select().from(auditLog).where(eq(auditLog.action, 'order.settings'));
+    expect(audited.map((row) => ({ actorId: row.actorId, targetUserId: row.targetUserId }))).toEqual([{ actorId: admin.userId, targetUserId: seller.userId }]);
     expect((await admin.request<any>('PUT', '/api/order-settings?targetUserId=no-such-user', { changeWindowHours: 3 }, {})).status).toBe(404);
     await setWindow(0);
   });

@@ -279,6 +279,6 @@ export function registerOrderRoutes(
         response: { 200: orderSettingsSchema },
       },
     },
-    async (request) => orders.setOrderSettings(subjectUserId(requireViewer(request), request.query.targetUserId), request.body),
+    async (request) => orders.setOrderSettings(viewerOf(request), subjectUserId(requireViewer(request), request.query.targetUserId), request.body),
   );
 }

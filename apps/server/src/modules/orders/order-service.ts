@@ -639,9 +639,11 @@ export function createOrderService(deps: {
       return { changeWindowHours: await repository.changeWindowHours(ownerId) };
     },
 
-    async setOrderSettings(ownerId: string, settings: { changeWindowHours: number }): Promise<{ changeWindowHours: number }> {
+    async setOrderSettings(viewer: OrderViewer, ownerId: string, settings: { changeWindowHours: number }): Promise<{ changeWindowHours: number }> {
       if (!(await repository.setChangeWindowHours(ownerId, settings.changeWindowHours))) throw notFound('Seller');
       windowHours.delete(ownerId);
+      if (viewer.id !== ownerId)
+        await audit.record({ actorId: viewer.id, targetUserId: ownerId, action: 'order.settings', detail: settings, requestId: viewer.requestId });
       return { changeWindowHours: settings.changeWindowHours };
     },
 
