@@ -219,6 +219,12 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const printers = (await owner.get('/api/admin/printers')).body as { name: string; connection: { kind: string }; spools: unknown[] }[];
     expect(printers.map((p) => p.name).sort()).toEqual(DEMO_PRINTERS.map((p) => p.name).sort());
     expect(printers.every((p) => p.connection.kind === 'simulated' && p.spools.length === 2)).toBe(true);
+    // Checkout rates (issue 24): the demo seller's sandbox Shopify store, its rates on; a restart adds none.
+    const sellerId = (await t.context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email))!;
+    const rates = await t.context.checkoutRates.list(sellerId);
+    expect(rates.items).toEqual([expect.objectContaining({ enabled: true, lastError: '' })]);
+    await seedDemoData(t.context, demoPasswords(dataDir));
+    expect((await t.context.checkoutRates.list(sellerId)).items).toHaveLength(1);
   });
 });
 

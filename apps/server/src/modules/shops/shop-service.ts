@@ -386,6 +386,27 @@ export function createShopService(deps: {
       await connector.removeCarrierService?.(await freshCredentials(row, connector), carrierServiceId);
     },
 
+    /**
+     * A sandbox shop acting as Shopify for checkout rates only (the demo; docs/checkout-rates.md):
+     * its carrier service registers as Shopify's would, so the Connect Store card can be tried
+     * without a Shopify plan. Its orders are the sandbox's own, not in Shopify's shape.
+     */
+    async connectSandboxForCheckoutRates(ownerId: string): Promise<ShopConnection> {
+      connectorFor('sandbox');
+      const externalShopId = `sandbox-${randomBytes(6).toString('hex')}`;
+      const saved = await repository.saveConnection({
+        ownerId,
+        platform: 'sandbox',
+        externalShopId,
+        name: `Sandbox Shopify store ${externalShopId.slice(-4).toUpperCase()} (checkout rates)`,
+        tokens: null,
+        scopes: '',
+        settings: { openedAt: new Date().toISOString(), impersonate: 'shopify' },
+      });
+      if (saved === 'taken') throw new AppError('conflict', 'Could not create a sandbox shop; try again');
+      return shopConnection(saved.id);
+    },
+
     /** Every connected shop (for the periodic sync). */
     listConnected: () => repository.listConnected(),
 
