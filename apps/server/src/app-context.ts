@@ -24,6 +24,9 @@ import { createProductService } from './modules/products/product-service.ts';
 import { createOrderRepository } from './modules/orders/order-repository.ts';
 import { createOrderService } from './modules/orders/order-service.ts';
 import { createOrderIngestion } from './modules/orders/order-ingestion.ts';
+import { createCheckoutRatesRepository } from './modules/checkout-rates/checkout-rates-repository.ts';
+import { CHECKOUT_RATES_BUDGET_MS, createCheckoutRatesService } from './modules/checkout-rates/checkout-rates-service.ts';
+import { shopifyCarrierCallback } from './integrations/shopify/shopify-carrier-service.ts';
 import { createConnectorRegistry } from './modules/shops/connector-registry.ts';
 import { createShopRepository } from './modules/shops/shop-repository.ts';
 import { createShopService } from './modules/shops/shop-service.ts';
@@ -202,6 +205,11 @@ export function createAppContext(
     orders: {
       get: (viewer, orderId) => orders.get(viewer, orderId),
       getMany: (orderIds) => orders.getMany(orderIds),
+    },
+    // The change window (issue 24): `orders` is built below; these run only on a request.
+    changes: {
+      changeAddress: (viewer, orderId, address) => orders.changeAddress(viewer, orderId, address),
+      cancelBeforeRelease: (viewer, orderId, reason) => orders.cancelBeforeRelease(viewer, orderId, reason),
     },
   });
   const products = createProductService({
@@ -526,6 +534,8 @@ export function createAppContext(
   // Sellers' endpoints hear `order.charged` (`order.adjusted`) once per succeeded charge, `order.refunded` once per refund.
   payments.onChargeChanged((event) => orderApiModule.webhookDeliveries.announceCharged(event));
   payments.onRefundSucceeded((event) => orderApiModule.webhookDeliveries.announceRefunded(event));
+  // The change window (issue 24): a new address before release is `order.address_changed`.
+  orders.onAddressChange((event) => orderApiModule.webhookDeliveries.announceAddressChanged(event));
   // The seller is emailed each refund and each adjustment charged after an exact quote (once each).
   payments.onRefundSucceeded((event) => moneyNotice('order_refunded', event.refundId, { ...event, refundedTo: event.toBalance ? 'your prepaid balance' : 'your card' }));
   payments.onChargeChanged(async (event) => {
@@ -588,6 +598,23 @@ export function createAppContext(
     },
     announce: (ownerId, orderId, step, claim) => orderApiModule.webhookDeliveries.announceClaim(ownerId, orderId, step, claim),
     siteUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
+  // Checkout rates (issue 24; docs/checkout-rates.md): Shopify's carrier service callback, answered from the seller's shipping profile.
+  const checkoutRates = createCheckoutRatesService({
+    repository: createCheckoutRatesRepository(db),
+    audit,
+    appSecret: config.appSecret,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    shops: {
+      carrierServiceShop: (viewer, shopId) => shops.carrierServiceShop(viewer, shopId),
+      shopsTakingCarrierService: (ownerId) => shops.shopsTakingCarrierService(ownerId),
+      registerCarrierService: (shopId, service) => shops.registerCarrierService(shopId, service),
+      removeCarrierService: (shopId, carrierServiceId) => shops.removeCarrierService(shopId, carrierServiceId),
+    },
+    partsOfSkus: (ownerId, skus) => products.packedPartsOfSkus(ownerId, skus),
+    quote: (ownerId, to, parts) => shipping.checkoutQuotes.quote(ownerId, to, parts),
+    shopify: shopifyCarrierCallback,
+    budgetMs: CHECKOUT_RATES_BUDGET_MS,
   });
   const publicConfig: PublicConfig = {
     mode: config.mode,
@@ -662,6 +689,7 @@ export function createAppContext(
     claims,
     branding,
     listingImages,
+    checkoutRates,
     /**
      * The payment provider in use (its Connect half pays affiliates; tests answer the sandbox's
      * authentication requests and read its transfers through it).

@@ -11,6 +11,7 @@ import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
 import { printFileScheduler, slicingScheduler, workPrintFileJobs, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
 import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
+import { startOrderReleaseSweep } from './jobs/order-release-jobs.ts';
 import { startPaymentRecovery } from './jobs/payment-jobs.ts';
 import { startWebhookIntakeJobs, stoppingAlso } from './jobs/webhook-intake-jobs.ts';
 import { startWebhookDeliveryJobs } from './jobs/webhook-delivery-jobs.ts';
@@ -62,6 +63,8 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     await startWebhookDeliveryJobs(jobs, { orders: context.orders, deliveries: context.webhookDeliveries }, { work: options.workJobs, log: logger });
     // The orders' outbox: status changes a crash or a failing subscriber left unannounced are announced by the sweep.
     jobs = stoppingAlso(jobs, startOrderOutboxSweep(context.orders, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
+    // The change window (issue 24): orders held for the seller's review are released when it ends.
+    jobs = stoppingAlso(jobs, startOrderReleaseSweep(context.orders, { work: options.workJobs, log: logger }));
     // Payments (issue 13): charges, refunds and webhooks a crash left unsettled are settled by a sweep.
     jobs = stoppingAlso(jobs, startPaymentRecovery(context.payments, { work: options.workJobs, log: logger, catchUpNow: jobs.startedAlone }));
     // The wallet (issue 24): top-ups whose answer was lost are asked again with their key by the same sweep.

@@ -139,7 +139,7 @@ const envSchema = z.object({
     .optional(),
   /** Tests only: where Discord's API is (a local contract fake). */
   DISCORD_API_URL: z.url().optional(),
-  SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders'),
+  SHOPIFY_SCOPES: z.string().default('read_products,read_orders,write_fulfillments,read_fulfillments,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_shipping'),
 });
 
 export interface Config {

@@ -137,6 +137,7 @@ async function seedDemoSeller(context: AppContext, sellerId: string): Promise<vo
   if (!billing.card && card?.ok) await context.payments.storeDefaultPaymentMethod(sellerId, card.card.paymentMethodId);
   await seedDemoWallet(context, sellerId);
   await seedDemoShop(context, sellerId);
+  await seedDemoCheckoutRates(context, sellerId);
 }
 
 /**
@@ -199,6 +200,17 @@ async function seedDemoShop(context: AppContext, sellerId: string): Promise<void
   const shop = await context.shops.connectSandbox(sellerId);
   await context.shops.sync(shop.id, { listings: false, orders: true });
   await context.shops.simulateOrder(actor, shop.id, false);
+}
+
+/**
+ * Checkout rates on the demo (issue 24): a sandbox shop acting as Shopify with its rates turned on, so
+ * Connect Store's "Shipping rates at checkout" card has a shop to preview. Only when the seller has
+ * no such shop yet, so a restart adds nothing.
+ */
+async function seedDemoCheckoutRates(context: AppContext, sellerId: string): Promise<void> {
+  if ((await context.checkoutRates.list(sellerId)).items.length > 0) return;
+  const shop = await context.shops.connectSandboxForCheckoutRates(sellerId);
+  await context.checkoutRates.setEnabled({ id: sellerId, isAdmin: false, requestId: 'demo-data' }, shop.id, true);
 }
 
 /**

@@ -231,6 +231,11 @@ describe('the first README line (npm start) does not expose an admin (issue 10, 
     const sellerId = (await t.context.users.findIdByEmail(DEMO_ACCOUNTS.seller.email))!;
     const branding = (await owner.get(`/api/branding?targetUserId=${sellerId}`)).body;
     expect(branding).toMatchObject({ logo: { format: 'svg', widthPx: 800 }, thankYouCard: true, insertMessage: expect.stringMatching(/small studio/) });
+    // Checkout rates (issue 24): the demo seller's sandbox Shopify store, its rates on; a restart adds none.
+    const rates = await t.context.checkoutRates.list(sellerId);
+    expect(rates.items).toEqual([expect.objectContaining({ enabled: true, lastError: '' })]);
+    await seedDemoData(t.context, demoPasswords(dataDir));
+    expect((await t.context.checkoutRates.list(sellerId)).items).toHaveLength(1);
   });
 });
 

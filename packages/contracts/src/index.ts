@@ -25,3 +25,4 @@ export * from './claims.ts';
 export * from './branding.ts';
 export * from './listing-images.ts';
 export * from './wallet.ts';
+export * from './checkout-rates.ts';

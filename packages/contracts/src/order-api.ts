@@ -22,6 +22,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.delivered',
   'order.claim_filed',
   'order.claim_decided',
+  'order.cancelled',
+  'order.address_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -33,6 +35,8 @@ export const WEBHOOK_EVENT_LABELS: Readonly<Record<Exclude<WebhookEventType, 'or
   'order.delivered': 'Delivered',
   'order.claim_filed': 'Claim filed',
   'order.claim_decided': 'Claim decided',
+  'order.cancelled': 'Cancelled',
+  'order.address_changed': 'Address changed',
 };
 
 export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'refused', 'failed'] as const;

@@ -134,6 +134,12 @@ export const orderSchema = z.object({
   placedAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** When the seller's change window ends and the order is released (null: no window). */
+  releaseAt: z.string().nullable(),
+  /** When it was released to production (print jobs made, charged); null before. */
+  releasedAt: z.string().nullable(),
+  /** Null while the address can be changed and the order cancelled at no cost; else why not, in words. */
+  changeWindowClosedReason: z.string().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -189,3 +195,30 @@ export const completeEtsyOrderInputSchema = trackingInputSchema
 
 /** Statuses from which the seller may still cancel an order themselves (before production). */
 export const SELLER_CANCELLABLE_STATUSES: readonly OrderStatus[] = ['received', 'on_hold', 'accepted'];
+
+/* ---------- The change window (issue 24; docs/change-window.md) ---------- */
+
+/** A new shipping address for an order not yet released (the app and the order API). */
+export const orderAddressChangeInputSchema = z
+  .object({ shippingAddress: shippingAddressInputSchema })
+  .strict();
+export type OrderAddressChangeInput = z.infer<typeof orderAddressChangeInputSchema>;
+
+/** Cancelling an order not yet released; `reason` goes into its timeline. */
+export const orderCancelInputSchema = z
+  .object({ reason: z.string().trim().max(500).default('') })
+  .strict();
+export type OrderCancelInput = z.infer<typeof orderCancelInputSchema>;
+
+/** How long new orders wait before release, so the seller can review them (0 releases at once). */
+export const CHANGE_WINDOW_MAX_HOURS = 24;
+export const orderSettingsSchema = z
+  .object({
+    changeWindowHours: z
+      .number()
+      .int('Whole hours only')
+      .min(0, 'The change window is 0 to 24 hours')
+      .max(CHANGE_WINDOW_MAX_HOURS, 'The change window is 0 to 24 hours'),
+  })
+  .strict();
+export type OrderSettings = z.infer<typeof orderSettingsSchema>;

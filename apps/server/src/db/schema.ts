@@ -25,3 +25,4 @@ export * from '../modules/notifications/notifications-schema.ts';
 export * from '../modules/claims/claims-schema.ts';
 export * from '../modules/branding/branding-schema.ts';
 export * from '../modules/listing-images/listing-images-schema.ts';
+export * from '../modules/checkout-rates/checkout-rates-schema.ts';

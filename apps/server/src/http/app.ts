@@ -35,6 +35,7 @@ import { registerClaimRoutes } from '../modules/claims/claims-routes.ts';
 import { registerPaymentRoutes } from '../modules/payments/payment-routes.ts';
 import { registerWalletRoutes } from '../modules/payments/wallet-routes.ts';
 import { registerNotificationRoutes } from '../modules/notifications/notification-routes.ts';
+import { registerCheckoutRatesRoutes } from '../modules/checkout-rates/checkout-rates-routes.ts';
 import { AppError } from '../errors.ts';
 import { API_REFERENCE_DOCUMENT, registerApiReference } from './api-reference.ts';
 import { registerCompression } from './compression.ts';
@@ -218,6 +219,7 @@ export async function buildHttpServer(
   await app.register(async (scope) => registerClaimRoutes(scope, { claims: context.claims }));
   await app.register(async (scope) => registerBrandingRoutes(scope, { branding: context.branding }));
   registerListingImageRoutes(app, { listingImages: context.listingImages });
+  registerCheckoutRatesRoutes(app, { checkoutRates: context.checkoutRates });
   await registerApiReference(app);
 
   await registerWebApp(app, config.webDistDir);

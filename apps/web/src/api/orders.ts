@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Order, OrderList, OrderStatus } from '@layerline/contracts';
+import type { Order, OrderList, OrderSettings, OrderStatus, ShippingAddress } from '@layerline/contracts';
 import { apiFetch } from './client.ts';
 
 export interface OrderFilter {
@@ -63,5 +63,46 @@ export function useChangeOrderStatus() {
       void client.invalidateQueries({ queryKey: orderKeys.all });
       void client.invalidateQueries({ queryKey: ['dashboard'] });
     },
+  });
+}
+
+/* ---------- The change window (issue 24; docs/change-window.md) ---------- */
+
+function useOrderChange<I extends { orderId: string }>(request: (input: I) => Promise<Order>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: (order) => {
+      client.setQueryData(orderKeys.detail(order.id), order);
+      void client.invalidateQueries({ queryKey: orderKeys.all });
+    },
+  });
+}
+
+/** A new shipping address for an order not yet released. */
+export function useChangeOrderAddress() {
+  return useOrderChange((input: { orderId: string; shippingAddress: ShippingAddress }) =>
+    apiFetch<Order>(`/api/orders/${input.orderId}/shipping-address`, { method: 'PUT', json: { shippingAddress: input.shippingAddress } }),
+  );
+}
+
+/** Cancels an order not yet released, at no cost. */
+export function useCancelOrder() {
+  return useOrderChange((input: { orderId: string; reason: string }) =>
+    apiFetch<Order>(`/api/orders/${input.orderId}/cancel`, { method: 'POST', json: { reason: input.reason } }),
+  );
+}
+
+const orderSettingsKey = ['order-settings'] as const;
+
+export function useOrderSettings() {
+  return useQuery({ queryKey: orderSettingsKey, queryFn: () => apiFetch<OrderSettings>('/api/order-settings') });
+}
+
+export function useSaveOrderSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: OrderSettings) => apiFetch<OrderSettings>('/api/order-settings', { method: 'PUT', json: settings }),
+    onSuccess: (saved) => client.setQueryData(orderSettingsKey, saved),
   });
 }

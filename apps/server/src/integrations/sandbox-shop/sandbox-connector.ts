@@ -293,6 +293,21 @@ export function createSandboxConnector(
       return { orders: orders.map((order) => asDelivered(credentials, order)), nextCursor: String(n) };
     },
 
+    /**
+     * A sandbox shop impersonating Shopify has a carrier service as Shopify would (an id like
+     * Shopify's), so checkout rates can be tried without a Shopify plan; the callback is then
+     * called by hand (the checkout-rates page's preview) rather than by a checkout.
+     */
+    async registerCarrierService(credentials: ShopCredentials, service: { name: string; callbackUrl: string }): Promise<string> {
+      if (credentials.settings.impersonate !== 'shopify')
+        throw new MarketplaceRejectedError('Checkout rates are for Shopify shops (or a sandbox shop acting as Shopify)', 422);
+      return `gid://shopify/DeliveryCarrierService/${createHash('sha256').update(`${credentials.externalShopId}:${service.callbackUrl}`).digest('hex').slice(0, 12)}`;
+    },
+
+    async removeCarrierService(): Promise<void> {
+      // Nothing is kept for a sandbox carrier service: removing it always succeeds.
+    },
+
     async pushTracking(
       credentials: ShopCredentials,
       externalOrderId: string,

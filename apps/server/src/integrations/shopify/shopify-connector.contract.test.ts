@@ -55,6 +55,8 @@ let fulfillmentStatuses = ['OPEN', 'CLOSED'];
 /** Topics already subscribed to an address (Shopify answers a userError "has already been taken"). */
 let subscribedTopics = new Set<string>();
 let refuseSubscriptions = false;
+/** The carrierServiceCreate inputs the shop received (checkout rates, issue 24). */
+let carrierServiceInputs: { name: string; callbackUrl: string; active: boolean; supportsServiceDiscovery: boolean }[] = [];
 
 const readRaw = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve) => {
@@ -164,6 +166,17 @@ const rootValue = {
     fulfillment: { id: 'gid://shopify/Fulfillment/1', status: 'SUCCESS' },
     userErrors: [],
   }),
+  carrierServiceCreate: (args: { input: { name: string; callbackUrl: string; active: boolean; supportsServiceDiscovery: boolean } }) => {
+    carrierServiceInputs.push(args.input);
+    return {
+      carrierService: { id: 'gid://shopify/DeliveryCarrierService/7', name: args.input.name, callbackUrl: args.input.callbackUrl, active: args.input.active },
+      userErrors: [],
+    };
+  },
+  carrierServiceDelete: (args: { id: string }) =>
+    args.id === 'gid://shopify/DeliveryCarrierService/7'
+      ? { deletedId: args.id, userErrors: [] }
+      : { deletedId: null, userErrors: [{ field: ['id'], message: 'The carrier service could not be found' }] },
   webhookSubscriptionCreate: (args: { topic: string; webhookSubscription: { uri?: string } }) => {
     if (refuseSubscriptions)
       return {
@@ -274,6 +287,7 @@ beforeEach(() => {
   fulfillmentStatuses = ['OPEN', 'CLOSED'];
   subscribedTopics = new Set();
   refuseSubscriptions = false;
+  carrierServiceInputs = [];
 });
 
 const sleeps: number[] = [];
@@ -696,5 +710,27 @@ describe('Shopify webhooks (WH-3)', () => {
     expect(fromWebhook.totalCents).toBe(5399);
     expect(fromWebhook.placedAt.toISOString()).toBe('2026-11-20T10:00:00.000Z');
     expect(() => parseShopifyOrderWebhook({ id: 1 })).toThrow(MalformedOrderError);
+  });
+});
+
+describe('checkout rates: the carrier service (issue 24)', () => {
+  it('registers the callback as an active carrier service with service discovery, and answers its id', async () => {
+    const id = await connector().registerCarrierService!(credentials, { name: 'Layerline shipping', callbackUrl: 'https://layerline.example/api/checkout-rates/shopify/x/y' });
+    expect(id).toBe('gid://shopify/DeliveryCarrierService/7');
+    expect(carrierServiceInputs).toEqual([
+      { name: 'Layerline shipping', callbackUrl: 'https://layerline.example/api/checkout-rates/shopify/x/y', active: true, supportsServiceDiscovery: true },
+    ]);
+    expect(graphqlCalls.map((c) => c.operationName)).toEqual(['LayerlineCarrierServiceCreate']);
+  });
+
+  it('refuses an http callback before asking Shopify (it calls only public https URLs)', async () => {
+    await expect(connector().registerCarrierService!(credentials, { name: 'x', callbackUrl: 'http://localhost:3000/cb' })).rejects.toThrow(/https/);
+    expect(graphqlCalls).toEqual([]);
+  });
+
+  it('removes it; one Shopify no longer has is fine', async () => {
+    await connector().removeCarrierService!(credentials, 'gid://shopify/DeliveryCarrierService/7');
+    await connector().removeCarrierService!(credentials, 'gid://shopify/DeliveryCarrierService/404');
+    expect(graphqlCalls.map((c) => c.variables)).toEqual([{ id: 'gid://shopify/DeliveryCarrierService/7' }, { id: 'gid://shopify/DeliveryCarrierService/404' }]);
   });
 });

@@ -13,6 +13,8 @@ import {
 import { createHttpClient, type HttpClientOptions } from '../http-client/http-client.ts';
 import { createRateLimiter } from '../http-client/rate-limiter.ts';
 import {
+  CARRIER_SERVICE_CREATE_MUTATION,
+  CARRIER_SERVICE_DELETE_MUTATION,
   FULFILLMENT_CREATE_MUTATION,
   FULFILLMENT_ORDERS_QUERY,
   ORDERS_QUERY,
@@ -24,6 +26,8 @@ import {
 import {
   mapShopifyOrderNode,
   mapShopifyVariant,
+  shopifyCarrierServiceCreateResponse,
+  shopifyCarrierServiceDeleteResponse,
   shopifyFulfillmentCreateResponse,
   shopifyFulfillmentOrdersResponse,
   shopifyOrderGid,
@@ -330,6 +334,41 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
       );
   };
 
+  /** carrierServiceCreate (needs write_shipping, and a plan with carrier-calculated shipping). */
+  const registerCarrierService = async (credentials: ShopCredentials, service: { name: string; callbackUrl: string }): Promise<string> => {
+    if (!/^https:\/\//.test(service.callbackUrl))
+      throw new MarketplaceRejectedError('Shopify calls checkout rates only at an https address (PUBLIC_URL)', 400);
+    const result = await graphql(shopifyCarrierServiceCreateResponse, {
+      shopHost: shopHostOf(credentials),
+      accessToken: credentials.accessToken,
+      query: CARRIER_SERVICE_CREATE_MUTATION,
+      variables: { input: { name: service.name, callbackUrl: service.callbackUrl, active: true, supportsServiceDiscovery: true } },
+      operation: 'carrierServiceCreate',
+    });
+    const created = result.carrierServiceCreate?.carrierService;
+    const errors = result.carrierServiceCreate?.userErrors ?? [];
+    if (!created || errors.length > 0)
+      throw new MarketplaceRejectedError(
+        `Shopify refused the carrier service (${errors.map((e) => e.message).join('; ').slice(0, 300) || 'no carrier service returned'})`,
+        422,
+      );
+    return created.id;
+  };
+
+  const removeCarrierService = async (credentials: ShopCredentials, carrierServiceId: string): Promise<void> => {
+    const result = await graphql(shopifyCarrierServiceDeleteResponse, {
+      shopHost: shopHostOf(credentials),
+      accessToken: credentials.accessToken,
+      query: CARRIER_SERVICE_DELETE_MUTATION,
+      variables: { id: carrierServiceId },
+      operation: 'carrierServiceDelete',
+    });
+    // Deleted already (by the merchant, or an earlier attempt): nothing left to remove.
+    const errors = (result.carrierServiceDelete?.userErrors ?? []).filter((e) => !/not (be )?found|does not exist/i.test(e.message));
+    if (errors.length > 0)
+      throw new MarketplaceRejectedError(`Shopify refused to remove the carrier service (${errors.map((e) => e.message).join('; ').slice(0, 300)})`, 422);
+  };
+
   const authorizeUrl: OAuthConnector['authorizeUrl'] = ({ state, redirectUri, shopHost }) => {
     if (!isShopifyShopHost(shopHost)) {
       throw new MarketplaceRejectedError('Enter your store address as your-store.myshopify.com', 400);
@@ -378,6 +417,8 @@ export const createShopifyConnector = (options: ShopifyConnectorOptions): Shopif
     fetchOrders,
     pushTracking,
     subscribeWebhooks,
+    registerCarrierService,
+    removeCarrierService,
     authorizeUrl,
     completeAuthorization,
   };

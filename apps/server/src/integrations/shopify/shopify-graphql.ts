@@ -162,6 +162,40 @@ export const SHOPIFY_WEBHOOK_TOPICS = [
   'APP_UNINSTALLED',
 ] as const;
 
+/**
+ * Checkout rates (issue 24; docs/checkout-rates.md): our callback registered as the shop's carrier
+ * service, active, with service discovery so the merchant can preview rates in the Shopify admin.
+ */
+export const CARRIER_SERVICE_CREATE_MUTATION = /* GraphQL */ `
+  mutation LayerlineCarrierServiceCreate($input: DeliveryCarrierServiceCreateInput!) {
+    carrierServiceCreate(input: $input) {
+      carrierService {
+        id
+        name
+        callbackUrl
+        active
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+/** Removes our carrier service when the seller turns checkout rates off. */
+export const CARRIER_SERVICE_DELETE_MUTATION = /* GraphQL */ `
+  mutation LayerlineCarrierServiceDelete($id: ID!) {
+    carrierServiceDelete(id: $id) {
+      deletedId
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
 export const SHOPIFY_DOCUMENTS = {
   SHOP_QUERY,
   PRODUCT_VARIANTS_QUERY,
@@ -169,4 +203,6 @@ export const SHOPIFY_DOCUMENTS = {
   FULFILLMENT_ORDERS_QUERY,
   FULFILLMENT_CREATE_MUTATION,
   WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
+  CARRIER_SERVICE_CREATE_MUTATION,
+  CARRIER_SERVICE_DELETE_MUTATION,
 } as const;

@@ -141,6 +141,21 @@ export const shopifyWebhookSubscriptionCreateResponse = z.object({
     .nullable(),
 });
 
+const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() }));
+
+export const shopifyCarrierServiceCreateResponse = z.object({
+  carrierServiceCreate: z
+    .object({
+      carrierService: z.object({ id: z.string(), name: z.string().nullish(), callbackUrl: z.string().nullish(), active: z.boolean() }).nullish(),
+      userErrors,
+    })
+    .nullable(),
+});
+
+export const shopifyCarrierServiceDeleteResponse = z.object({
+  carrierServiceDelete: z.object({ deletedId: z.string().nullish(), userErrors }).nullable(),
+});
+
 export const shopifyTokenResponse = z.object({
   access_token: z.string().min(1),
   scope: z.string().optional(),

@@ -271,6 +271,20 @@ export const errorExamples = {
 
 const EVENT_AT = '2025-03-17T14:31:52.130Z';
 
+/** Order 1001 while it waits in the seller's change window (docs/change-window.md). */
+const changeWindowOrder = {
+  ...acceptedOrder,
+  status: 'received' as const,
+  events: [{ ...received, reason: 'Received from api. Every SKU matches a product variant; held 2 h for changes (the seller’s change window), released 2025-03-17 11:12 UTC' }],
+};
+
+/** Order 1001 cancelled in its change window. */
+const cancelledOrder = {
+  ...changeWindowOrder,
+  status: 'cancelled' as const,
+  events: [...changeWindowOrder.events, { fromStatus: 'received' as const, toStatus: 'cancelled' as const, reason: 'The buyer changed their mind', createdAt: EVENT_AT }],
+};
+
 /** Order 1001's life as its seller's webhook endpoint hears it, by event type. */
 export const webhookEventExamples = {
   'order.status_changed': {
@@ -401,6 +415,30 @@ export const webhookEventExamples = {
         sequence: 10,
         createdAt: '2025-03-22T14:30:00.000Z',
         data: { claim: { ...EXAMPLE_CLAIM, status: 'reprint', decisionNote: 'Cracked in transit: printed again' }, order: deliveredOrder },
+      },
+    },
+  },
+  'order.cancelled': {
+    cancelled: {
+      summary: 'Cancelled by the seller in its change window, before release',
+      value: {
+        id: 'evt_3c1f0b8e2a6d4f5e9b7a1c2d3e4f5a6b',
+        type: 'order.cancelled',
+        sequence: 2,
+        createdAt: EVENT_AT,
+        data: { reason: 'The buyer changed their mind', order: cancelledOrder },
+      },
+    },
+  },
+  'order.address_changed': {
+    addressChanged: {
+      summary: 'A new address before release',
+      value: {
+        id: 'evt_7d2e9f4a1b3c4d5e8f6a7b8c9d0e1f2a',
+        type: 'order.address_changed',
+        sequence: 2,
+        createdAt: EVENT_AT,
+        data: { previousAddress: { ...ADDRESS, line1: '1 Old Road' }, order: changeWindowOrder },
       },
     },
   },

@@ -5,7 +5,7 @@ import { createApiKeyRateRepository } from './api-key-rate-limit.ts';
 import { createApiKeyRepository } from './api-key-repository.ts';
 import { createApiKeyService } from './api-key-service.ts';
 import { createOrderApiRepository } from './order-api-repository.ts';
-import { createOrderApiService, type OrderIngestionPort, type OrderReaderPort } from './order-api-service.ts';
+import { createOrderApiService, type OrderChangePort, type OrderIngestionPort, type OrderReaderPort } from './order-api-service.ts';
 import { createWebhookDeliveryRepository } from './webhook-delivery-repository.ts';
 import { createWebhookDeliveryService, type WebhookTransport } from './webhook-delivery-service.ts';
 import { createWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
@@ -33,6 +33,8 @@ export function createOrderApiModule(deps: {
   audit: AuditRepository;
   ingestion: OrderIngestionPort;
   orders: OrderReaderPort;
+  /** The change window's calls (issue 24). */
+  changes: OrderChangePort;
   transport?: WebhookTransport;
 }) {
   const allowLocal = deps.allowLocalWebhookReceivers;
@@ -46,6 +48,7 @@ export function createOrderApiModule(deps: {
   const orderApi = createOrderApiService({
     ingestion: deps.ingestion,
     orders: deps.orders,
+    changes: deps.changes,
     repository: createOrderApiRepository(deps.db),
     audit: deps.audit,
   });

@@ -75,6 +75,16 @@ const EVENTS: Record<WebhookEventType, { summary: string; description: string }>
     description:
       'The print farm decided a claim: `reprint` (the parts are printed again and sent in a new parcel, free), `refunded` (`refundCents`; an `order.refunded` follows) or `declined` (`decisionNote` says why).',
   },
+  'order.cancelled': {
+    summary: 'An order was cancelled',
+    description:
+      'The order moved to `cancelled` (by you in its change window, by the marketplace, or by the print farm); `reason` is the timeline’s. Sent besides its `order.status_changed`.',
+  },
+  'order.address_changed': {
+    summary: 'An order’s shipping address was changed',
+    description:
+      'The shipping address was changed before the order was released to production (docs/change-window.md). `previousAddress` is the one replaced; `data.order.shippingAddress` the new one.',
+  },
 };
 
 /** The Standard Webhooks headers of every delivery (the guide at the top shows how to check them). */

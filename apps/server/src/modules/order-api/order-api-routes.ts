@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from '@fastify/type-provider-zod';
 import { z } from 'zod';
-import { apiOrderInputSchema } from '@layerline/contracts';
+import { apiOrderInputSchema, orderAddressChangeInputSchema, orderCancelInputSchema } from '@layerline/contracts';
 import { AppError } from '../../errors.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import type { ApiKeyPrincipal, ApiKeyService } from './api-key-service.ts';
@@ -113,6 +113,53 @@ async function registerOrderApiV1(
     },
     async (request) =>
       deps.orderApi.getOrder(principal(request).ownerId, request.params.id, siteUrlOf(request, deps.publicUrl)),
+  );
+
+  // The change window (issue 24; docs/change-window.md): before release, a new address or a free cancellation.
+  const windowClosed = documented(errorSchema, 'The order is released to production (or cancelled, or shipped): the answer says why, and nothing changed', {
+    released: {
+      summary: 'Released',
+      value: {
+        error:
+          'This order was released to production on 2025-03-17 09:12 UTC and the print farm is making it, so its address can no longer be changed and it can no longer be cancelled at no cost. Contact the print farm if something is wrong.',
+      },
+    },
+  });
+
+  api.put(
+    '/api/v1/orders/:id/shipping-address',
+    {
+      schema: {
+        ...common,
+        summary: 'Change an order’s shipping address before release',
+        description:
+          'Until the order is released to production (see your change window in Settings: new orders wait 0–24 hours before release) its shipping address can be replaced, with the same rules as when sending an order. Your endpoints hear `order.address_changed`. After release: `409`, saying why.',
+        params: idParams,
+        body: documented(orderAddressChangeInputSchema, 'The new address', {
+          moved: { summary: 'A new address', value: { shippingAddress: { name: 'Ada Buyer', line1: '2 New Street', city: 'Springfield', postalCode: '12345', country: 'US' } } },
+        }),
+        response: { 200: documented(publicOrderSchema, 'The order with its new address', orderExamples), ...errors, 409: windowClosed },
+      },
+    },
+    async (request) =>
+      deps.orderApi.changeAddress(principal(request).ownerId, request.params.id, request.body.shippingAddress, siteUrlOf(request, deps.publicUrl)),
+  );
+
+  api.post(
+    '/api/v1/orders/:id/cancel',
+    {
+      schema: {
+        ...common,
+        summary: 'Cancel an order before release, at no cost',
+        description:
+          'Until the order is released to production it can be cancelled: no print job is made and nothing is charged. `reason` (up to 500 characters, optional) goes into its timeline. Your endpoints hear `order.status_changed` and `order.cancelled`. After release: `409`, saying why.',
+        params: idParams,
+        body: documented(orderCancelInputSchema, 'Why (optional)', { reason: { summary: 'With a reason', value: { reason: 'The buyer changed their mind' } } }),
+        response: { 200: documented(publicOrderSchema, 'The cancelled order', orderExamples), ...errors, 409: windowClosed },
+      },
+    },
+    async (request) =>
+      deps.orderApi.cancelOrder(principal(request).ownerId, request.params.id, request.body.reason, siteUrlOf(request, deps.publicUrl)),
   );
 
   api.get(

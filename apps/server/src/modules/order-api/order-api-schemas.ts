@@ -190,5 +190,13 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
     ...eventFields('order.claim_decided'),
     data: z.object({ claim: webhookClaimSchema, order: publicOrderSchema }),
   }),
+  z.object({
+    ...eventFields('order.cancelled'),
+    data: z.object({ reason: z.string(), order: publicOrderSchema }),
+  }),
+  z.object({
+    ...eventFields('order.address_changed'),
+    data: z.object({ previousAddress: shippingAddressSchema, order: publicOrderSchema }),
+  }),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;

@@ -34,6 +34,12 @@ export interface OrderReaderPort {
   getMany(orderIds: readonly string[]): Promise<Map<string, Order>>;
 }
 
+/** The change window's calls (the orders module): a new address, a free cancellation, before release. */
+export interface OrderChangePort {
+  changeAddress(viewer: { id: string; isAdmin: boolean }, orderId: string, address: Order['shippingAddress']): Promise<Order>;
+  cancelBeforeRelease(viewer: { id: string; isAdmin: boolean }, orderId: string, reason: string): Promise<Order>;
+}
+
 export interface Actor {
   readonly id: string;
   readonly isAdmin: boolean;
@@ -205,6 +211,7 @@ function marketplaceOrder(
 export function createOrderApiService(deps: {
   ingestion: OrderIngestionPort;
   orders: OrderReaderPort;
+  changes: OrderChangePort;
   repository: OrderApiRepository;
   audit: AuditRepository;
   now?: () => Date;
@@ -237,6 +244,16 @@ export function createOrderApiService(deps: {
     /** The seller's own order (any channel); another seller's answers 404. */
     async getOrder(ownerId: string, orderId: string, siteUrl: string): Promise<PublicOrder> {
       return toPublicOrder(await orders.get(asOwner(ownerId), orderId), siteUrl);
+    },
+
+    /** A new shipping address for the seller's order, while it is not yet released (else 409, saying why). */
+    async changeAddress(ownerId: string, orderId: string, address: Order['shippingAddress'], siteUrl: string): Promise<PublicOrder> {
+      return toPublicOrder(await deps.changes.changeAddress(asOwner(ownerId), orderId, address), siteUrl);
+    },
+
+    /** Cancels the seller's order at no cost while it is not yet released (else 409, saying why). */
+    async cancelOrder(ownerId: string, orderId: string, reason: string, siteUrl: string): Promise<PublicOrder> {
+      return toPublicOrder(await deps.changes.cancelBeforeRelease(asOwner(ownerId), orderId, reason), siteUrl);
     },
 
     async listOrders(ownerId: string, query: { status?: OrderStatus | undefined; limit: number; cursor?: string | undefined }): Promise<PublicOrderList> {

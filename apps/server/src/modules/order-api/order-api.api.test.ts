@@ -478,9 +478,11 @@ describe('webhooks to the seller', () => {
     return response.body.id;
   }
   const adminViewer = () => ({ id: admin.userId, isAdmin: true });
-  /** Seller A's recorded deliveries of one change. */
+  /** Seller A's recorded deliveries of one status change (its `order.status_changed`; a cancellation also has its `order.cancelled`). */
   const deliveriesOf = async (orderId: string, to: string): Promise<any[]> =>
-    (await sellerA.get('/api/webhook-endpoint/deliveries')).body.items.filter((d: any) => d.orderId === orderId && d.toStatus === to);
+    (await sellerA.get('/api/webhook-endpoint/deliveries')).body.items.filter(
+      (d: any) => d.orderId === orderId && d.toStatus === to && d.type === 'order.status_changed',
+    );
   const forOrder = (orderId: string, status: string) => (r: Received) => {
     const event = JSON.parse(r.body);
     return event.data.order.id === orderId && event.data.status === status;

@@ -67,7 +67,7 @@ async function sellerWithDelivery(path: string | null): Promise<{ seller: Signed
   // The endpoint is set after the creation was announced, so the only delivery is the one recorded here.
   await t.context.webhookEndpoints.set(seller.userId, receiver.url(path ?? '/ok'));
   const [job] = await t.context.webhookDeliveries.recordMany([
-    { announcementId: randomUUID(), orderId: ingested.orderId, ownerId: seller.userId, from: 'on_hold', to: 'cancelled' },
+    { announcementId: randomUUID(), orderId: ingested.orderId, ownerId: seller.userId, from: 'on_hold', to: 'accepted' },
   ]);
   expect(job).toBeDefined();
   if (path === null) await t.context.webhookEndpoints.remove(seller.userId);

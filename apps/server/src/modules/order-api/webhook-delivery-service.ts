@@ -79,10 +79,11 @@ function derivedUuid(key: string): string {
 
 /**
  * The events of an announced change besides `order.status_changed`: `order.shipped` with the
- * parcels' tracking, `order.delivered` with when (the last parcel's delivery, else the change).
+ * parcels' tracking, `order.delivered` with when (the last parcel's delivery, else the change),
+ * `order.cancelled` with the cancellation's reason.
  */
 function milestoneEvents(change: StatusChange, order: PublicOrder, createdAt: string): { outboxId: string; event: WebhookEvent }[] {
-  const of = (type: 'order.shipped' | 'order.delivered') => {
+  const of = (type: 'order.shipped' | 'order.delivered' | 'order.cancelled') => {
     const outboxId = derivedUuid(`${type}:${change.announcementId}`);
     return { outboxId, id: eventIdFor(outboxId) };
   };
@@ -95,6 +96,11 @@ function milestoneEvents(change: StatusChange, order: PublicOrder, createdAt: st
     const { outboxId, id } = of('order.delivered');
     const deliveredAt = order.shipments.map((s) => s.deliveredAt).filter((at): at is string => at !== null).sort().at(-1) ?? createdAt;
     return [{ outboxId, event: { id, type: 'order.delivered', sequence: UNNUMBERED, createdAt, data: { deliveredAt, order } } }];
+  }
+  if (change.to === 'cancelled') {
+    const { outboxId, id } = of('order.cancelled');
+    const reason = order.events.filter((event) => event.toStatus === 'cancelled').at(-1)?.reason ?? '';
+    return [{ outboxId, event: { id, type: 'order.cancelled', sequence: UNNUMBERED, createdAt, data: { reason, order } } }];
   }
   return [];
 }
@@ -280,12 +286,12 @@ export function createWebhookDeliveryService(deps: {
     });
   }
 
-  /** An order's event besides its status changes, money or a claim (stored once under `key`, numbered in its order's sequence) and its job. */
+  /** An order's event besides its status changes (money, a claim, a new address): stored once under `key`, numbered in its order's sequence, and its job. */
   async function announceMoney(
     ownerId: string,
     orderId: string,
     key: string,
-    body: (order: PublicOrder) => Pick<Extract<WebhookEvent, { type: 'order.charged' | 'order.adjusted' | 'order.refunded' | 'order.claim_filed' | 'order.claim_decided' }>, 'type' | 'data'>,
+    body: (order: PublicOrder) => Pick<Extract<WebhookEvent, { type: 'order.charged' | 'order.adjusted' | 'order.refunded' | 'order.claim_filed' | 'order.claim_decided' | 'order.address_changed' }>, 'type' | 'data'>,
   ): Promise<void> {
     if (!(await endpoints.hasEndpoint(ownerId))) return;
     const order = (await orders.getMany([orderId])).get(orderId);
@@ -386,6 +392,14 @@ export function createWebhookDeliveryService(deps: {
     async announceClaim(ownerId: string, orderId: string, step: 'filed' | 'decided', claim: Extract<WebhookEvent, { type: 'order.claim_filed' }>['data']['claim']): Promise<void> {
       const type = step === 'filed' ? 'order.claim_filed' : 'order.claim_decided';
       await announceMoney(ownerId, orderId, `${type}:${claim.id}`, (order) => ({ type, data: { claim, order } }));
+    },
+
+    /** A shipping address changed in the change window: one `order.address_changed` per change (its timeline event). */
+    async announceAddressChanged(change: { eventId: string; orderId: string; ownerId: string; previousAddress: PublicOrder['shippingAddress'] }): Promise<void> {
+      await announceMoney(change.ownerId, change.orderId, `order.address_changed:${change.eventId}`, (order) => ({
+        type: 'order.address_changed',
+        data: { previousAddress: change.previousAddress, order },
+      }));
     },
 
     async record(change: StatusChange): Promise<WebhookDeliveryJob | null> {

@@ -41,7 +41,11 @@ interface Plan {
   readonly status: OrderStatus;
   readonly holdReason: string | null;
   readonly events: NewOrderEvent[];
+  /** The end of the seller's change window, or null when they hold no orders. */
+  readonly releaseAt: Date | null;
 }
+
+const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Takes in an order from any channel (marketplace sync, webhook, the order API, a manual order, the
@@ -66,11 +70,22 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
     }
   }
 
-  /** The status, hold reason and first events of a new order whose `unmatched` SKUs match no variant. */
-  function plan(input: IngestInput, unmatched: readonly string[]): Plan {
+  /**
+   * The status, hold reason and first events of a new order whose `unmatched` SKUs match no variant.
+   * With a change window of `windowHours`, a matched order waits `received` until it ends (the
+   * release sweep accepts it then) instead of being accepted, i.e. released, at once.
+   */
+  function plan(input: IngestInput, unmatched: readonly string[], windowHours: number): Plan {
     const settled = initialStatus(unmatched);
+    const releaseAt = windowHours > 0 ? new Date(Date.now() + windowHours * HOUR_MS) : null;
+    const received: NewOrderEvent = { fromStatus: null, toStatus: 'received', actor: input.actor, reason: `Received from ${input.platform}` };
+    const waits = releaseAt !== null && settled.status === 'accepted' && !input.order.cancelled;
+    if (waits) {
+      const reason = `Every SKU matches a product variant; held ${windowHours} h for changes (the seller’s change window), released ${releaseAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      return { status: 'received', holdReason: null, events: [{ ...received, reason: `${received.reason}. ${reason}` }], releaseAt };
+    }
     const events: NewOrderEvent[] = [
-      { fromStatus: null, toStatus: 'received', actor: input.actor, reason: `Received from ${input.platform}` },
+      received,
       {
         fromStatus: 'received',
         toStatus: settled.status,
@@ -78,9 +93,9 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
         reason: settled.holdReason ?? 'Every SKU matches a product variant',
       },
     ];
-    if (!input.order.cancelled) return { status: settled.status, holdReason: settled.holdReason, events };
+    if (!input.order.cancelled) return { status: settled.status, holdReason: settled.holdReason, events, releaseAt };
     events.push({ fromStatus: settled.status, toStatus: 'cancelled', actor: input.actor, reason: 'Cancelled on the marketplace' });
-    return { status: 'cancelled', holdReason: null, events };
+    return { status: 'cancelled', holdReason: null, events, releaseAt: null };
   }
 
   function newOrderOf(input: IngestInput, planned: Plan): NewOrder {
@@ -99,6 +114,7 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
       currency: incoming.currency,
       totalCents: incoming.totalCents,
       placedAt: incoming.placedAt,
+      releaseAt: planned.releaseAt,
     };
   }
 
@@ -181,7 +197,8 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
       // Most orders name only the seller's own variants: one statement finds them and stores the
       // order as such an order is stored (accepted), or stores nothing when a SKU is not one of them.
       // Then the SKUs are matched as before (variants, then listings linked by hand) and stored.
-      const everyMatched = plan(input, []);
+      const windowHours = await orders.changeWindowHoursOf(input.ownerId);
+      const everyMatched = plan(input, [], windowHours);
       const direct = await repository.insertIfEveryVariantMatches(newOrderOf(input, everyMatched), itemsOf(input, null), everyMatched.events);
       let matches: Map<string, { variantId: string; label: string | null }>;
       let planned: Plan;
@@ -192,7 +209,7 @@ export function createOrderIngestion(deps: { repository: OrderRepository; orders
         result = direct;
       } else {
         matches = await orders.matchSkusLabelled(input.ownerId, input.shopId, skus);
-        planned = plan(input, [...new Set(skus.filter((sku) => !matches.has(sku)))]);
+        planned = plan(input, [...new Set(skus.filter((sku) => !matches.has(sku)))], windowHours);
         result = await repository.insertIfNew(newOrderOf(input, planned), itemsOf(input, matches), planned.events);
       }
       const { status, holdReason, events } = planned;

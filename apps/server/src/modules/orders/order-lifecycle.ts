@@ -6,13 +6,14 @@ import type { OrderStatus } from '@layerline/contracts';
  *
  *   received ─┬─> accepted ─> in_production ─> printed ─> packed ─> shipped ─> delivered
  *             └─> on_hold ──> accepted (once the problem is fixed)
+ *   on_hold ─> received: fixed while the seller's change window is still open (released when it ends)
  *   packed ─> on_hold ─> packed: the carrier refused the address (fixed, the label is bought again)
  *   shipped ─> packed: its label was voided before the parcel travelled (a new label is bought)
  *   any status before shipped ─> cancelled
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   received: ['accepted', 'on_hold', 'cancelled'],
-  on_hold: ['accepted', 'packed', 'cancelled'],
+  on_hold: ['accepted', 'received', 'packed', 'cancelled'],
   accepted: ['in_production', 'on_hold', 'cancelled'],
   in_production: ['printed', 'on_hold', 'cancelled'],
   printed: ['packed', 'cancelled'],

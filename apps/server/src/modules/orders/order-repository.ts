@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { OrderStatus } from '@layerline/contracts';
 import type { Database } from '../../db/client.ts';
 import { namedStatement } from '../../db/named-statement.ts';
@@ -8,6 +8,7 @@ import {
   orderEvent,
   orderItem,
   orderOutbox,
+  sellerOrderSettings,
   shopConnection,
   user,
   type ShippingAddressJson,
@@ -37,6 +38,8 @@ export interface NewOrder {
   currency: string;
   totalCents: number | null;
   placedAt: Date;
+  /** The end of the seller's change window, or null (released on arrival when accepted). */
+  releaseAt: Date | null;
 }
 
 export interface NewOrderItem {
@@ -156,9 +159,10 @@ export interface InsertResult {
 /** The order's row, inserted when `condition` holds and (channel, external_id) is new. */
 const INSERT_ORDER_SQL = (condition: string) => `
        INSERT INTO "order" (owner_id, shop_id, channel, platform, external_id, status, hold_reason, customer_name, note,
-                            shipping_address, currency, total_cents, placed_at, search_text)
+                            shipping_address, currency, total_cents, placed_at, search_text, release_at, released_at)
        SELECT $1::text, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text,
-              $10::jsonb, $11::text, $12::int, $13::timestamptz, $14::text
+              $10::jsonb, $11::text, $12::int, $13::timestamptz, $14::text, $17::timestamptz,
+              CASE WHEN $6::text = 'accepted' THEN now() END
        WHERE ${condition}
        ON CONFLICT (channel, external_id) DO NOTHING
        RETURNING id`;
@@ -185,7 +189,8 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
    * An order with its items, its first events and its announcement: one statement, so one round
    * trip and its own transaction (all or nothing). On a conflict the order's INSERT returns
    * nothing, so nothing else is written. Prepared once per connection: it runs for every order.
-   * `$1`–`$14` are the order's columns, `$15` its items and `$16` its events (insertParams).
+   * `$1`–`$14` are the order's columns, `$15` its items, `$16` its events and `$17` the end of its
+   * change window (insertParams).
    */
   const insertOrder = namedStatement<InsertedRow>(
     db,
@@ -278,6 +283,7 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
       searchTextOf(o, items),
       itemsJson,
       eventsJson,
+      o.releaseAt?.toISOString() ?? null,
     ];
   }
 
@@ -497,7 +503,13 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
       return db.transaction(async (tx) => {
         const updated = await tx
           .update(order)
-          .set({ status: to, holdReason, updatedAt: new Date() })
+          .set({
+            status: to,
+            holdReason,
+            updatedAt: new Date(),
+            // The first acceptance is the release to production; the change window closes with it.
+            ...(to === 'accepted' ? { releasedAt: sql`coalesce(${order.releasedAt}, now())` } : {}),
+          })
           .where(and(eq(order.id, orderId), eq(order.status, from)))
           .returning({ id: order.id });
         if (updated.length === 0) return null;
@@ -630,6 +642,62 @@ export function createOrderRepository(db: Database, options: { searchWindow?: nu
         if (!result.has(row.sku) || row.shopId === shopId) result.set(row.sku, row.variantId);
       }
       return result;
+    },
+
+    /**
+     * Replaces the shipping address of an order still in its change window (compare-and-set on
+     * its status and on not being released), with an event in its timeline, in one transaction.
+     * The event's id, or null when the window closed meanwhile.
+     */
+    async changeAddressBeforeRelease(
+      orderId: string,
+      status: OrderStatus,
+      address: ShippingAddressJson,
+      event: { actor: EventActor; reason: string },
+    ): Promise<string | null> {
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(order)
+          .set({ shippingAddress: address, updatedAt: new Date() })
+          .where(and(eq(order.id, orderId), eq(order.status, status), isNull(order.releasedAt)))
+          .returning({ id: order.id });
+        if (updated.length === 0) return null;
+        const [written] = await tx
+          .insert(orderEvent)
+          .values({ orderId, fromStatus: status, toStatus: status, actorKind: event.actor.kind, actorId: event.actor.id, reason: event.reason })
+          .returning({ id: orderEvent.id });
+        return written!.id;
+      });
+    },
+
+    /** Orders whose change window has ended by `now` and that still wait `received`, soonest first. */
+    async dueForRelease(now: Date, limit: number): Promise<OrderRow[]> {
+      return db
+        .select()
+        .from(order)
+        .where(and(eq(order.status, 'received'), sql`${order.releaseAt} IS NOT NULL`, lte(order.releaseAt, now)))
+        .orderBy(asc(order.releaseAt))
+        .limit(limit);
+    },
+
+    /** The seller's change window in hours (0 when never set). */
+    async changeWindowHours(ownerId: string): Promise<number> {
+      const [row] = await db
+        .select({ hours: sellerOrderSettings.changeWindowHours })
+        .from(sellerOrderSettings)
+        .where(eq(sellerOrderSettings.ownerId, ownerId));
+      return row?.hours ?? 0;
+    },
+
+    /** False when no such seller exists (an admin's mistyped targetUserId). */
+    async setChangeWindowHours(ownerId: string, hours: number): Promise<boolean> {
+      const [exists] = await db.select({ id: user.id }).from(user).where(eq(user.id, ownerId));
+      if (!exists) return false;
+      await db
+        .insert(sellerOrderSettings)
+        .values({ ownerId, changeWindowHours: hours })
+        .onConflictDoUpdate({ target: sellerOrderSettings.ownerId, set: { changeWindowHours: hours, updatedAt: new Date() } });
+      return true;
     },
 
     async countOpenForOwner(ownerId: string): Promise<number> {

@@ -6,8 +6,11 @@ import {
   calendarDaySchema,
   completeEtsyOrderInputSchema,
   etsyMetaStatusInputSchema,
+  orderAddressChangeInputSchema,
+  orderCancelInputSchema,
   orderListSchema,
   orderSchema,
+  orderSettingsSchema,
   orderStatusChangeInputSchema,
   pageQueryFields,
   trackingInputSchema,
@@ -218,5 +221,64 @@ export function registerOrderRoutes(
       const { userId, receiptId, ...trackingInput } = request.body;
       return tracking.completeEtsyOrder(viewer, subjectUserId(requireViewer(request), userId), receiptId, trackingInput);
     },
+  );
+
+  // The change window (issue 24; docs/change-window.md): before release, a new address or a free cancellation.
+  api.put(
+    '/api/orders/:id/shipping-address',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Changes the shipping address of an order not yet released to production (the seller’s own; admins for them)',
+        description: 'Refused with 409, saying why, once the order is released (or cancelled, or shipped).',
+        params: idParams,
+        body: orderAddressChangeInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => orders.changeAddress(viewerOf(request), request.params.id, request.body.shippingAddress),
+  );
+
+  api.post(
+    '/api/orders/:id/cancel',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Cancels an order not yet released to production, at no cost: no print job made, nothing charged',
+        description: 'Refused with 409, saying why, once the order is released (or already cancelled).',
+        params: idParams,
+        body: orderCancelInputSchema,
+        response: { 200: orderSchema },
+      },
+    },
+    async (request) => orders.cancelBeforeRelease(viewerOf(request), request.params.id, request.body.reason),
+  );
+
+  const settingsQuery = z.object({ targetUserId: z.string().max(100).optional() }).strict();
+  api.get(
+    '/api/order-settings',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'The seller’s order settings: the change window (hours new orders wait before release)',
+        querystring: settingsQuery,
+        response: { 200: orderSettingsSchema },
+      },
+    },
+    async (request) => orders.orderSettings(subjectUserId(requireViewer(request), request.query.targetUserId)),
+  );
+
+  api.put(
+    '/api/order-settings',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Sets the change window: new orders wait 0–24 hours before release (0 releases them at once)',
+        querystring: settingsQuery,
+        body: orderSettingsSchema,
+        response: { 200: orderSettingsSchema },
+      },
+    },
+    async (request) => orders.setOrderSettings(viewerOf(request), subjectUserId(requireViewer(request), request.query.targetUserId), request.body),
   );
 }

@@ -162,9 +162,41 @@ function summaryDto(row: Omit<OrderSummaryRow, 'placedKey'>): OrderSummary {
     placedAt: iso(o.placedAt),
     createdAt: iso(o.createdAt),
     updatedAt: iso(o.updatedAt),
+    releaseAt: o.releaseAt ? iso(o.releaseAt) : null,
+    releasedAt: o.releasedAt ? iso(o.releasedAt) : null,
+    changeWindowClosedReason: changeWindowClosedReason(o),
     itemCount: row.itemCount,
   };
 }
+
+/**
+ * Why the seller can no longer change the address or cancel at no cost (docs/change-window.md),
+ * or null while they can: an order is in its change window until it is released to production
+ * (first accepted), which makes its print jobs and charges it.
+ */
+export function changeWindowClosedReason(o: Pick<OrderRow, 'status' | 'releasedAt'>): string | null {
+  const status = o.status as OrderStatus;
+  if (status === 'cancelled') return 'This order is already cancelled.';
+  if ((status === 'received' || status === 'on_hold') && o.releasedAt === null) return null;
+  if (status === 'shipped' || status === 'delivered') return 'This order has already shipped, so it can no longer be changed or cancelled.';
+  const when = o.releasedAt ? ` on ${o.releasedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `This order was released to production${when} and the print farm is making it, so its address can no longer be changed and it can no longer be cancelled at no cost. Contact the print farm if something is wrong.`;
+}
+
+/** A shipping address changed in the change window, told to subscribers (the order API's webhooks). */
+export interface OrderAddressChangeEvent {
+  /** The timeline event the change wrote: the same however often it is told. */
+  readonly eventId: string;
+  readonly orderId: string;
+  readonly ownerId: string;
+  readonly previousAddress: Order['shippingAddress'];
+}
+export type OrderAddressListener = (event: OrderAddressChangeEvent) => Promise<void>;
+
+/** How long a seller's change window setting is remembered by ingestion (a change takes this long at most). */
+const CHANGE_WINDOW_CACHE_MS = 30_000;
+/** Orders released per sweep (the next sweep takes the rest). */
+const RELEASE_BATCH = 200;
 
 const emptyAddress = { company: '', line2: '', region: '', phone: '', email: '' };
 
@@ -219,6 +251,8 @@ export function createOrderService(deps: {
   const shipmentsOf = async (orderIds: readonly string[]) =>
     deps.shipmentsOf ? deps.shipmentsOf(orderIds) : new Map<string, Shipment[]>();
   const listeners: OrderStatusListener[] = [];
+  const addressListeners: OrderAddressListener[] = [];
+  const windowHours = new Map<string, { hours: number; until: number }>();
   const batchListeners: OrderStatusBatchListener[] = [];
   const matchSkusLabelled = createLabelledSkuMatcher(deps.lookupVariants, repository);
   const matchSkus = createSkuMatcher(deps.lookupVariants, repository);
@@ -417,6 +451,75 @@ export function createOrderService(deps: {
     return get(viewer, orderId);
   }
 
+  /** The change window's refusal, in words (409), when the order is past it. */
+  function assertInChangeWindow(current: OrderRow): void {
+    const closed = changeWindowClosedReason(current);
+    if (closed) throw new AppError('conflict', closed);
+  }
+
+  async function auditForOther(viewer: OrderViewer, current: OrderRow, action: string, detail: Record<string, unknown>): Promise<void> {
+    if (!viewer.isAdmin || current.ownerId === viewer.id) return;
+    await audit.record({ actorId: viewer.id, targetUserId: current.ownerId, action, detail: { orderId: current.id, ...detail }, requestId: viewer.requestId });
+  }
+
+  /** A new shipping address for an order not yet released (its owner, or an admin for them). */
+  async function changeAddress(viewer: OrderViewer, orderId: string, address: Order['shippingAddress']): Promise<Order> {
+    const current = await visible(viewer, orderId);
+    assertInChangeWindow(current);
+    const previousAddress = orderAddress(current.shippingAddress);
+    const eventId = await repository.changeAddressBeforeRelease(current.id, current.status as OrderStatus, address, {
+      actor: { kind: viewer.isAdmin ? 'admin' : 'user', id: viewer.id },
+      reason: `Shipping address changed (was ${[previousAddress.line1, previousAddress.city, previousAddress.postalCode, previousAddress.country].join(', ')})`,
+    });
+    if (!eventId) {
+      // Released (or cancelled) between the read and the write: say why, as it is now.
+      const now = await visible(viewer, orderId);
+      throw new AppError('conflict', changeWindowClosedReason(now) ?? 'The order changed meanwhile; reload it and try again');
+    }
+    await auditForOther(viewer, current, 'order.address', { previousAddress, address });
+    for (const listener of addressListeners) {
+      try {
+        await listener({ eventId, orderId: current.id, ownerId: current.ownerId, previousAddress });
+      } catch (error) {
+        deps.log?.error({ err: error, orderId }, 'an address change listener failed');
+      }
+    }
+    return get(viewer, orderId);
+  }
+
+  /**
+   * Cancels an order not yet released: no print job was made and nothing was charged (payments
+   * charges at release; a charge taken anyway is refunded on the cancellation's announcement).
+   */
+  async function cancelBeforeRelease(viewer: OrderViewer, orderId: string, reason: string): Promise<Order> {
+    const current = await visible(viewer, orderId);
+    assertInChangeWindow(current);
+    try {
+      const moved = await tryTransition(current, 'cancelled', reason || 'Cancelled in the change window, before release', {
+        kind: viewer.isAdmin ? 'admin' : 'user',
+        id: viewer.id,
+      });
+      if (!moved) {
+        const now = await visible(viewer, orderId);
+        throw new AppError('conflict', changeWindowClosedReason(now) ?? 'The order changed meanwhile; reload it and try again');
+      }
+    } catch (error) {
+      if (error instanceof TransitionError) throw new AppError('conflict', error.message);
+      throw error;
+    }
+    await auditForOther(viewer, current, 'order.cancel', { reason });
+    return get(viewer, orderId);
+  }
+
+  /** The seller's change window, as ingestion needs it for every order (remembered briefly). */
+  async function changeWindowHoursOf(ownerId: string): Promise<number> {
+    const cached = windowHours.get(ownerId);
+    if (cached && cached.until > Date.now()) return cached.hours;
+    const hours = await repository.changeWindowHours(ownerId);
+    windowHours.set(ownerId, { hours, until: Date.now() + CHANGE_WINDOW_CACHE_MS });
+    return hours;
+  }
+
   async function list(ownerId: string | null, options: OrderListOptions): Promise<OrderList> {
     const { cursor, limit, ...filters } = options;
     const rows = await repository.list({ ownerId, ...filters, after: afterOf(cursor), limit: limit + 1 });
@@ -427,6 +530,10 @@ export function createOrderService(deps: {
     /** Subscribes to every committed status change (creation included, with `from: null`), at least once. */
     onStatusChange(listener: OrderStatusListener): void {
       listeners.push(listener);
+    },
+    /** Subscribes to shipping addresses changed in the change window (told once, after the commit). */
+    onAddressChange(listener: OrderAddressListener): void {
+      addressListeners.push(listener);
     },
     /** Subscribes to committed status changes in batches (see OrderStatusBatchListener). */
     onStatusChanges(listener: OrderStatusBatchListener): void {
@@ -509,12 +616,13 @@ export function createOrderService(deps: {
           continue;
         }
         try {
-          if (
-            await tryTransition(entry.order, 'accepted', 'Every SKU now matches a product variant', {
-              kind: 'system',
-              id: null,
-            })
-          )
+          // Still in the seller's change window: it waits received, and the release sweep moves it on.
+          const waiting = entry.order.releaseAt !== null && entry.order.releaseAt.getTime() > Date.now();
+          const moved = await tryTransition(entry.order, waiting ? 'received' : 'accepted', 'Every SKU now matches a product variant', {
+            kind: 'system',
+            id: null,
+          });
+          if (moved && !waiting)
             released += 1;
         } catch (error) {
           if (!(error instanceof TransitionError)) throw error;
@@ -524,6 +632,39 @@ export function createOrderService(deps: {
     },
 
     countOpen: (ownerId: string) => repository.countOpenForOwner(ownerId),
+
+    changeAddress,
+    cancelBeforeRelease,
+    changeWindowHoursOf,
+
+    async orderSettings(ownerId: string): Promise<{ changeWindowHours: number }> {
+      return { changeWindowHours: await repository.changeWindowHours(ownerId) };
+    },
+
+    async setOrderSettings(viewer: OrderViewer, ownerId: string, settings: { changeWindowHours: number }): Promise<{ changeWindowHours: number }> {
+      if (!(await repository.setChangeWindowHours(ownerId, settings.changeWindowHours))) throw notFound('Seller');
+      windowHours.delete(ownerId);
+      if (viewer.id !== ownerId)
+        await audit.record({ actorId: viewer.id, targetUserId: ownerId, action: 'order.settings', detail: settings, requestId: viewer.requestId });
+      return { changeWindowHours: settings.changeWindowHours };
+    },
+
+    /**
+     * Releases the orders whose change window has ended (received → accepted, by the system): the
+     * farm then makes their jobs and payments charges them, as for any accepted order. Returns how many.
+     * `now` is the sweep's clock (tests pass a later one rather than wait hours).
+     */
+    async releaseDue(now: Date = new Date()): Promise<number> {
+      let released = 0;
+      for (const row of await repository.dueForRelease(now, RELEASE_BATCH)) {
+        try {
+          if (await tryTransition(row, 'accepted', 'The change window ended: released to production', { kind: 'system', id: null })) released += 1;
+        } catch (error) {
+          if (!(error instanceof TransitionError)) throw error;
+        }
+      }
+      return released;
+    },
   };
 }
 

@@ -56,6 +56,13 @@ export const order = pgTable(
      * name, then each item's SKU and title. Written with the order (none of these change after).
      */
     searchText: text('search_text').notNull().default(''),
+    /**
+     * The end of the seller's change window (docs/change-window.md): a new order waits `received`
+     * until then, and the release sweep moves it on. Null when the seller holds no orders.
+     */
+    releaseAt: timestamp('release_at', { withTimezone: true }),
+    /** When it was first accepted (released to production: print jobs made, charged). Null before. */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('order_channel_external_idx').on(table.channel, table.externalId),
@@ -67,6 +74,10 @@ export const order = pgTable(
     index('order_status_placed_idx').on(table.status, table.placedAt, table.id),
     // Substring search (buyer, order number, SKU) with pg_trgm, in PostgreSQL and PGlite alike.
     index('order_search_trgm_idx').using('gin', table.searchText.op('gin_trgm_ops')),
+    // The release sweep: orders still waiting in their change window, by when it ends.
+    index('order_release_due_idx')
+      .on(table.releaseAt)
+      .where(sql`${table.status} = 'received' AND ${table.releaseAt} IS NOT NULL`),
   ],
 );
 
@@ -137,3 +148,15 @@ export const orderOutbox = pgTable(
     index('order_outbox_announced_idx').on(table.announcedAt),
   ],
 );
+
+/**
+ * A seller's order settings: how many hours (0–24) new orders are held before release, so the
+ * seller can change the address or cancel at no cost (docs/change-window.md). No row: 0.
+ */
+export const sellerOrderSettings = pgTable('seller_order_settings', {
+  ownerId: text('owner_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  changeWindowHours: integer('change_window_hours').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -159,6 +159,32 @@ export function createProductService(deps: ProductServiceDeps) {
     },
 
     /**
+     * What one unit of each of the seller's SKUs puts in a parcel (checkout rates, issue 24): each
+     * printed part's bounding box and grams (the farm's figure, else the slice, else the estimate),
+     * repeated by its quantity. A SKU that is not one of the seller's variants is left out.
+     */
+    async packedPartsOfSkus(ownerId: string, skus: readonly string[]): Promise<Map<string, { sizeMm: { x: number; y: number; z: number }; grams: number }[]>> {
+      const bySku = await products.findVariantsBySkus(ownerId, skus);
+      const skuOf = new Map([...bySku].map(([sku, variant]) => [variant.variantId, sku]));
+      const parts = new Map<string, { sizeMm: { x: number; y: number; z: number }; grams: number }[]>();
+      for (const record of await products.findByVariantIds([...skuOf.keys()])) {
+        for (const variant of record.variants) {
+          const sku = skuOf.get(variant.id);
+          if (sku === undefined) continue;
+          parts.set(
+            sku,
+            variant.parts.flatMap((part) => {
+              const [x, y, z] = part.design.bboxMm ?? [0, 0, 0];
+              const grams = (part.config.adminCost ?? part.config.sliced ?? part.config.estimate)?.grams ?? 0;
+              return Array.from({ length: part.quantity }, () => ({ sizeMm: { x, y, z }, grams }));
+            }),
+          );
+        }
+      }
+      return parts;
+    },
+
+    /**
      * Each variant's quoted unit cost in USD and whether every part's quote is exact (sliced, or set by
      * the farm) rather than estimated from the geometry; null while a part has no quote.
      */

@@ -1,3 +1,4 @@
+import { createCheckoutQuotes } from './checkout-quote.ts';
 import type { Database } from '../../db/client.ts';
 import type { SecretBox } from '../../platform/secret-box.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
@@ -94,6 +95,8 @@ export function createShippingModule(deps: {
   return {
     settings,
     labels,
+    /** Checkout rates (issue 24): what shipping a cart would cost, from the seller's profile. */
+    checkoutQuotes: createCheckoutQuotes({ settings, providers: deps.providers }),
     tracking,
     tokens,
     accountCalls: createAccountCalls({ settings, providers: deps.providers, audit: deps.audit }),

@@ -111,6 +111,13 @@ export interface ShopConnector {
    * connected. Subscriptions that already exist are fine.
    */
   subscribeWebhooks?(credentials: ShopCredentials, callbackUrl: string): Promise<void>;
+  /**
+   * Registers our checkout-rates callback as the shop's carrier service (Shopify's CarrierService),
+   * so the marketplace asks us for shipping rates at checkout. Answers the carrier service's id.
+   */
+  registerCarrierService?(credentials: ShopCredentials, service: { name: string; callbackUrl: string }): Promise<string>;
+  /** Removes a carrier service registered above; one already gone is fine. */
+  removeCarrierService?(credentials: ShopCredentials, carrierServiceId: string): Promise<void>;
 }
 
 /** The OAuth side of a marketplace that uses it (Etsy, Shopify). */

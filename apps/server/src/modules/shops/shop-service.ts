@@ -352,6 +352,61 @@ export function createShopService(deps: {
       await connector.pushTracking(await freshCredentials(row, connector), externalOrderId, tracking);
     },
 
+    /**
+     * A shop as checkout rates need it (issue 24): whose it is, what it is, and whether its
+     * marketplace takes a carrier service (Shopify, or a sandbox shop acting as Shopify).
+     */
+    async carrierServiceShop(viewer: ShopViewer | null, shopId: string): Promise<{ id: string; ownerId: string; name: string; platform: string; takesCarrierService: boolean } | null> {
+      const row = viewer ? await visibleShop(viewer, shopId) : await repository.find(shopId);
+      if (!row) return null;
+      const takesCarrierService = row.platform === 'shopify' || (row.platform === 'sandbox' && row.settings.impersonate === 'shopify');
+      return { id: row.id, ownerId: row.ownerId, name: row.name, platform: row.platform, takesCarrierService };
+    },
+
+    /** The seller's shops that take a carrier service (the checkout-rates page lists them). */
+    async shopsTakingCarrierService(ownerId: string): Promise<{ id: string; ownerId: string; name: string; platform: string; takesCarrierService: boolean }[]> {
+      return (await repository.listForOwner(ownerId))
+        .filter((row) => row.platform === 'shopify' || (row.platform === 'sandbox' && row.settings.impersonate === 'shopify'))
+        .map((row) => ({ id: row.id, ownerId: row.ownerId, name: row.name, platform: row.platform, takesCarrierService: true }));
+    },
+
+    /** Registers the checkout-rates callback as the shop's carrier service; its id. */
+    async registerCarrierService(shopId: string, service: { name: string; callbackUrl: string }): Promise<string> {
+      const row = await repository.find(shopId);
+      if (!row) throw notFound('Shop');
+      const connector = connectorFor(row.platform);
+      if (!connector.registerCarrierService) throw new AppError('unprocessable', 'This marketplace takes no carrier service');
+      return connector.registerCarrierService(await freshCredentials(row, connector), service);
+    },
+
+    async removeCarrierService(shopId: string, carrierServiceId: string): Promise<void> {
+      const row = await repository.find(shopId);
+      if (!row) return;
+      const connector = connectorFor(row.platform);
+      await connector.removeCarrierService?.(await freshCredentials(row, connector), carrierServiceId);
+    },
+
+    /**
+     * A sandbox shop acting as Shopify for checkout rates only (the demo; docs/checkout-rates.md):
+     * its carrier service registers as Shopify's would, so the Connect Store card can be tried
+     * without a Shopify plan. Its orders are the sandbox's own, not in Shopify's shape.
+     */
+    async connectSandboxForCheckoutRates(ownerId: string): Promise<ShopConnection> {
+      connectorFor('sandbox');
+      const externalShopId = `sandbox-${randomBytes(6).toString('hex')}`;
+      const saved = await repository.saveConnection({
+        ownerId,
+        platform: 'sandbox',
+        externalShopId,
+        name: `Sandbox Shopify store ${externalShopId.slice(-4).toUpperCase()} (checkout rates)`,
+        tokens: null,
+        scopes: '',
+        settings: { openedAt: new Date().toISOString(), impersonate: 'shopify' },
+      });
+      if (saved === 'taken') throw new AppError('conflict', 'Could not create a sandbox shop; try again');
+      return shopConnection(saved.id);
+    },
+
     /** Every connected shop (for the periodic sync). */
     listConnected: () => repository.listConnected(),
 

@@ -4,6 +4,7 @@ import { LoadingSpinner } from '../../../components/LoadingSpinner.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
 import { BillingSection } from './BillingSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
+import { ChangeWindowSection } from './ChangeWindowSection.tsx';
 import { EmailSection } from './EmailSection.tsx';
 import { EmailNotificationsSection } from './EmailNotificationsSection.tsx';
 import { OrderApiCredentialsSection } from './OrderApiCredentialsSection.tsx';
@@ -27,6 +28,7 @@ export default function AccountSettingsPage() {
         <BrandingSection />
         <BillingSection />
         <ShippingSection />
+        <ChangeWindowSection />
         <EmailSection me={user} />
         <EmailNotificationsSection />
         <PasswordSection />

@@ -32,6 +32,7 @@ import {
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../../components/PageHeading.tsx';
+import { CheckoutRatesPanel } from './CheckoutRatesPanel.tsx';
 import { ConnectMarketplaceDialog } from './ConnectMarketplaceDialog.tsx';
 import { API_REFERENCE_URL } from './order-api/api-reference.ts';
 import { OrderApiPanel } from './order-api/OrderApiPanel.tsx';
@@ -222,6 +223,19 @@ export default function ConnectStorePage() {
             </Link>
           </Typography>
           <OrderApiPanel />
+        </CardContent>
+      </Card>
+
+      <Card variant="outlined" sx={{ mb: 3 }}>
+        <CardContent>
+          <Typography variant="h6" component="h2">
+            Shipping rates at checkout
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            For Shopify stores: buyers see what their parcel will cost, quoted from your shipping profile (its parcels,
+            carriers, handling time and delivery promise).
+          </Typography>
+          <CheckoutRatesPanel />
         </CardContent>
       </Card>
 

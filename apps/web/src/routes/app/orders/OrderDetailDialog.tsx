@@ -20,13 +20,13 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   PRINT_JOB_STATUS_LABELS,
-  SELLER_CANCELLABLE_STATUSES,
   type Order,
   type OrderProduction,
   type OrderStatus,
 } from '@layerline/contracts';
 import { useChangeOrderStatus, useOrder } from '../../../api/orders.ts';
 import { useToast } from '../../../app/toast/ToastProvider.tsx';
+import { ChangeWindowActions } from './ChangeWindowActions.tsx';
 import { OrderCharge } from './OrderCharge.tsx';
 import { dateTime, money, statusColor, statusLabel } from './order-format.ts';
 import { OrderShipments } from './OrderShipments.tsx';
@@ -192,7 +192,7 @@ function OrderBody({ order, admin }: { order: Order; admin: boolean }) {
           </Box>
         ))}
       </Box>
-      <StatusActions order={order} admin={admin} />
+      {admin ? <StatusActions order={order} /> : <ChangeWindowActions order={order} />}
     </Box>
   );
 }
@@ -245,16 +245,12 @@ function ProductionProgress({ production }: { production: OrderProduction }) {
   );
 }
 
-function StatusActions({ order, admin }: { order: Order; admin: boolean }) {
+function StatusActions({ order }: { order: Order }) {
   const { showToast } = useToast();
   const change = useChangeOrderStatus();
   const [to, setTo] = useState<OrderStatus | ''>('');
   const [reason, setReason] = useState('');
-  const options = admin
-    ? NEXT[order.status]
-    : SELLER_CANCELLABLE_STATUSES.includes(order.status)
-      ? (['cancelled'] as OrderStatus[])
-      : [];
+  const options = NEXT[order.status];
   if (options.length === 0) return null;
 
   const submit = (target: OrderStatus) =>
@@ -270,26 +266,6 @@ function StatusActions({ order, admin }: { order: Order; admin: boolean }) {
       },
     );
 
-  if (!admin) {
-    return (
-      <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <TextField
-          size="small"
-          label="Reason (optional)"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        <Button
-          color="error"
-          variant="outlined"
-          disabled={change.isPending}
-          onClick={() => submit('cancelled')}
-        >
-          Cancel order
-        </Button>
-      </Box>
-    );
-  }
   return (
     <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
       <TextField
