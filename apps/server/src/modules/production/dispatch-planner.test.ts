@@ -820,11 +820,17 @@ describe('several parts per plate (rule 7)', () => {
     expect(plateOf(d, 'tight')).toEqual(['tight', 'loose']);
   });
 
-  it('sends an overdue part out at once with nothing added to it', () => {
+  it('never holds a late part up with parts that are on time', () => {
     const late = small('late', { orderPlacedAt: NOW - 80 * HOUR });
     const d = plan([printer('p1')], [late, small('b'), small('c')], plates);
     expect(d.assignments[0]!.jobId).toBe('late');
     expect(d.assignments[0]!.plate).toBeUndefined();
+  });
+
+  it('lets parts that are late anyway share a plate, so a backlog clears rather than printing one by one', () => {
+    const late = Array.from({ length: 3 }, (_, i) => small(`late${i}`, { orderPlacedAt: NOW - (80 + i) * HOUR }));
+    const d = plan([printer('p1')], [...late, small('on-time')], plates);
+    expect(plateOf(d, 'late2')).toEqual(['late2', 'late1', 'late0']);
   });
 
   it('prints a pinned part alone, and never joins parts without print settings', () => {

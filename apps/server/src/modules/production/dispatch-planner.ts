@@ -26,9 +26,10 @@ import { packPlate, type Placement } from './plate-packer.ts';
  *     `perSeconds`, counting the group's printers' last starts; a printer in no group is not staggered.
  *  7. Plates (issue 22, when `partsPerPlate` > 1): each assigned job leads a plate, and queued jobs
  *     its spool prints with the same print settings (`plateKey`) join it in priority order while they
- *     all fit the bed (plate-packer.ts) and the plate, printed from now, still ends before every part's
- *     virtual deadline less `plateSlackMs`. Nothing ever waits for a plate to fill: a plate goes out
- *     with whatever is queued now, and a part whose deadline a longer plate would miss prints alone.
+ *     all fit the bed (plate-packer.ts) and the plate, printed from now, still ends `plateSlackMs`
+ *     before the virtual deadline of every part that could still make it printed alone. Parts already
+ *     late join only a late lead. Nothing ever waits for a plate to fill: a plate goes out with
+ *     whatever is queued now, and a part whose deadline a longer plate would miss prints alone.
  */
 
 /** A job that prints in any colour of its material (single-colour parts the seller marked "any"). */
@@ -293,6 +294,12 @@ export function priorityKey(job: PlannerJob, options: PlannerOptions = DEFAULT_P
   );
 }
 
+/** When the job's order was promised: its due date or placed + the standard lead time, whichever is sooner. */
+export function promisedBy(job: PlannerJob, options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): number {
+  const promised = job.orderPlacedAt + options.standardLeadTimeMs;
+  return job.dueAt === null ? promised : Math.min(job.dueAt, promised);
+}
+
 /* ---------------------------------------------------------------- the queue index */
 
 interface Entry {
@@ -492,12 +499,17 @@ export function planDispatch(
       spoolChange = { material: printer.loaded!.material, colour: printer.loaded!.colour };
       if (rule === 'loaded-spool') rule = 'fresh-spool';
     }
-    assignments.push({ jobId: job.id, printerId: printer.id, spoolChange, rule });
-    if (job.pinnedPrinterId === null) {
-      const id = bucketId(job.material, job.colour, job.nozzleMm);
-      takenSeconds.set(id, (takenSeconds.get(id) ?? 0) + job.printSeconds);
-    }
     taken.add(job.id);
+    // The plate fills as its lead is chosen, so that the printers after it see only the jobs left
+    // and turn to other work rather than splitting one group into thinner plates.
+    const assignment = fillPlate({ jobId: job.id, printerId: printer.id, spoolChange, rule }, printer, queue, taken, now);
+    assignments.push(assignment);
+    for (const part of assignment.plate ?? [{ id: job.id }]) {
+      const member = queue.get(part.id)!;
+      if (member.pinnedPrinterId !== null) continue;
+      const id = bucketId(member.material, member.colour, member.nozzleMm);
+      takenSeconds.set(id, (takenSeconds.get(id) ?? 0) + member.printSeconds);
+    }
     busyPrinters.add(printer.id);
     stagger.started(printer);
   };
@@ -672,11 +684,7 @@ export function planDispatch(
   }
 
   const heldBack = ready.filter((p) => !busyPrinters.has(p.id) && !stagger.mayStart(p));
-  const withPlates =
-    options.partsPerPlate > 1
-      ? assignments.map((a) => fillPlate(a, printers, queue, taken, now))
-      : assignments;
-  return { assignments: withPlates, startsLeft: stagger.left(), nextStartAt: stagger.nextStartAt(heldBack) };
+  return { assignments, startsLeft: stagger.left(), nextStartAt: stagger.nextStartAt(heldBack) };
 }
 
 /**
@@ -685,7 +693,7 @@ export function planDispatch(
  */
 function fillPlate(
   lead: Assignment,
-  printers: readonly PlannerPrinter[],
+  printer: PlannerPrinter,
   queue: DispatchQueue,
   taken: Set<string>,
   now: number,
@@ -693,8 +701,7 @@ function fillPlate(
   const options = queue.options;
   const leadEntry = queue.entry(lead.jobId)!;
   const leadJob = leadEntry.job;
-  if (leadJob.pinnedPrinterId !== null || !leadJob.plateKey) return lead;
-  const printer = printers.find((p) => p.id === lead.printerId)!;
+  if (options.partsPerPlate <= 1 || leadJob.pinnedPrinterId !== null || !leadJob.plateKey) return lead;
   const spool = lead.spoolChange ?? printer.loaded!;
   // A fresh spool's weight is not known; a loaded one must hold the whole plate.
   const gramsLeft = lead.spoolChange === null ? printer.loaded?.gramsLeft : undefined;
@@ -728,10 +735,17 @@ function fillPlate(
   let seconds = leadJob.printSeconds;
   let grams = leadJob.grams ?? 0;
   let gramsKnown = leadJob.grams !== undefined;
-  let earliestDeadline = leadEntry.key;
+  // A part that would miss its promise even printed alone now is late already, not late for the
+  // plate: it binds nothing, but a late lead takes only parts as late as it is (all of them behind,
+  // each would otherwise wait for a plate of its own), never on-time ones that would hold it up.
+  const lateAlone = (e: Entry) => now + e.job.printSeconds * 1000 > promisedBy(e.job, options);
+  const leadLate = lateAlone(leadEntry);
+  let earliestDeadline = leadLate ? Infinity : leadEntry.key;
   for (const e of candidates) {
     if (members.length >= options.partsPerPlate) break;
-    const deadline = Math.min(earliestDeadline, e.key);
+    const late = lateAlone(e);
+    if (leadLate && !late) continue;
+    const deadline = late ? earliestDeadline : Math.min(earliestDeadline, e.key);
     const endsAt = now + (seconds + e.job.printSeconds) * 1000 + options.plateSlackMs;
     if (endsAt > deadline) continue;
     if (
