@@ -58,6 +58,11 @@ export const printJobSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /**
+   * On a plate of several parts (issue 22): the plate's lead job (its own id for the lead) and the
+   * part's index on the plate (0 for the lead). Null: printed alone.
+   */
+  plate: z.object({ leadId: z.string(), index: z.number().int() }).nullable(),
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 

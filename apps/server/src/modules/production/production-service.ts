@@ -187,6 +187,7 @@ export function createProductionService(deps: {
       createdAt: job.createdAt.toISOString(),
       startedAt: job.startedAt?.toISOString() ?? null,
       finishedAt: job.finishedAt?.toISOString() ?? null,
+      plate: job.plateIndex === null ? null : { leadId: job.plateLeadId ?? job.id, index: job.plateIndex },
     };
   }
 
@@ -263,7 +264,10 @@ export function createProductionService(deps: {
         jobs.ordersAwaitingPacking(100),
         jobs.heldOrders(100),
       ]);
-      const jobOn = new Map(onPrinters.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job.id] as const] : [])));
+      // A printer's job, or the first part of its plate (the others are on the plate with it).
+      const jobOn = new Map<string, string>();
+      for (const { job } of [...onPrinters].sort((a, b) => (b.job.plateIndex ?? 0) - (a.job.plateIndex ?? 0)))
+        if (job.printerId) jobOn.set(job.printerId, job.id);
       const boardPrinters: BoardPrinter[] = rows
         .filter((r) => r.status !== 'retired')
         .map((r) => ({

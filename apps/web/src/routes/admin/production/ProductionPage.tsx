@@ -74,6 +74,19 @@ function Section({
   );
 }
 
+/** The parts of each plate of several on the printers (issue 22), by the plate's lead, in plate order. */
+function platesOf(active: readonly PrintJob[]): Map<string, PrintJob[]> {
+  const plates = new Map<string, PrintJob[]>();
+  for (const job of active) {
+    if (!job.plate) continue;
+    const parts = plates.get(job.plate.leadId) ?? [];
+    parts.push(job);
+    plates.set(job.plate.leadId, parts);
+  }
+  for (const parts of plates.values()) parts.sort((a, b) => a.plate!.index - b.plate!.index);
+  return plates;
+}
+
 function ActiveJobs({
   jobs,
   colourOf,
@@ -81,6 +94,7 @@ function ActiveJobs({
   jobs: PrintJob[];
   colourOf(material: string, colour: string): ColourInfo;
 }) {
+  const plates = platesOf(jobs);
   if (jobs.length === 0) return <Alert severity="info">Nothing printing.</Alert>;
   return (
     <TableContainer>
@@ -107,6 +121,11 @@ function ActiveJobs({
                   </Typography>
                 ) : null}
                 {job.spoolChange ? <SpoolChange job={job} colourOf={colourOf} /> : null}
+                {job.plate && (plates.get(job.plate.leadId)?.length ?? 0) > 1 ? (
+                  <Typography variant="caption" color="text.secondary" component="div" data-testid="plate-position">
+                    Part {job.plate.index + 1} of {plates.get(job.plate.leadId)!.length} on one plate
+                  </Typography>
+                ) : null}
               </TableCell>
               <TableCell>{job.orderNumber}</TableCell>
               <TableCell>{job.printerName ?? '—'}</TableCell>
@@ -211,6 +230,7 @@ export default function ProductionPage() {
     () => new Map((data ? [...data.active, ...data.awaitingQc] : []).map((job) => [job.id, job])),
     [data],
   );
+  const plates = useMemo(() => platesOf(data?.active ?? []), [data]);
 
   const confirmBedClear = (printer: BoardPrinter) =>
     confirmBed.mutate(printer.id, {
@@ -265,6 +285,7 @@ export default function ProductionPage() {
                     key={printer.id}
                     printer={printer}
                     job={printer.jobId ? jobsById.get(printer.jobId) : undefined}
+                    plateParts={plates.get(jobsById.get(printer.jobId ?? '')?.plate?.leadId ?? '') ?? []}
                     colourOf={colourOf}
                     onConfirmBedClear={confirmBedClear}
                     confirming={confirmBed.isPending && confirmBed.variables === printer.id}
