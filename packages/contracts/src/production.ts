@@ -153,6 +153,18 @@ export const qcInputSchema = z.discriminatedUnion('result', [
 ]);
 export type QcInput = z.infer<typeof qcInputSchema>;
 
+/** POST /api/admin/production/jobs/:id/skip: a part failing mid-print on a plate of several (issue 22). */
+export const skipPartInputSchema = z
+  .object({
+    reason: z
+      .string({ message: 'Say why the part failed' })
+      .trim()
+      .min(3, 'Say why the part failed (at least 3 characters)')
+      .max(500),
+  })
+  .strict();
+export type SkipPartInput = z.infer<typeof skipPartInputSchema>;
+
 /** POST /api/admin/production/jobs/:id/pin: run this job on that printer next (null: any printer). */
 export const pinInputSchema = z.object({ printerId: z.string().uuid('Choose a printer').nullable() }).strict();
 export type PinInput = z.infer<typeof pinInputSchema>;

@@ -625,10 +625,31 @@ export function createFarmDispatcher(deps: {
     return { assigned, decisionMs: performance.now() - started };
   }
 
+  /**
+   * A part of a plate failed mid-print (a person saw it): the printer skips it and prints the rest
+   * (Klipper's exclude_object, Bambu's skip_objects), and the part fails now, to be reprinted alone.
+   * The bed needs clearing after this print whatever else happens. `refused`: the printer cannot skip.
+   */
+  async function skipPart(job: PrintJobRow, reason: string, actor: FarmActor): Promise<{ refused: string } | { failed: PrintJobRow }> {
+    const row = job.printerId === null ? undefined : await printers.find(job.printerId);
+    if (!row) return { refused: 'The part is on no printer' };
+    const driver = driverOf(row);
+    if (!driver.skipObjects) return { refused: `${row.name} cannot skip one part of a plate; fail it at QC when the plate is done` };
+    const skipped = await driver.skipObjects([plateObjectOf(job)]);
+    if (!skipped.ok) return { refused: `${row.name} did not skip the part: ${skipped.failure.message}` };
+    await jobs.setBedClear(row.id, false, null);
+    const failed = await jobs.move(job.id, 'printing', 'failed', { failureReason: reason, finishedAt: new Date(now()) });
+    if (!failed) return { refused: 'The part stopped printing meanwhile; reload the board' };
+    await jobs.record({ kind: 'failed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: actor.kind, actorId: actorIdOf(actor), detail: `Skipped on ${row.name}: ${reason}` });
+    await outcomes.jobFailed(failed, actor);
+    return { failed };
+  }
+
   return {
     startJob,
     confirmBedClear,
     loadSpool,
+    skipPart,
 
     /** Cancels a job's print on its printer (the order was cancelled). */
     async cancelOnPrinter(job: PrintJobRow): Promise<void> {

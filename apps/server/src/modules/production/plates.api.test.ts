@@ -6,7 +6,8 @@ import { boxStl } from '../../../test/hostile-models.ts';
  * Several parts per plate in the running farm (issue 22) through the real server and database,
  * with simulated printers and simulation files (SLICING off): copies of one configuration, across
  * orders, go on one plate of one printer, print as one file, come off together; QC stays per part,
- * a part that fails QC is reprinted alone, and a cancelled order's part leaves the others printing.
+ * a part that fails QC is reprinted alone, a part failing mid-print is skipped while the others
+ * print on, and a cancelled order's part leaves the others to print.
  * Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 
@@ -17,12 +18,12 @@ let t: TestApp;
 let admin: SignedInClient;
 let seller: SignedInClient;
 
-async function addPrinter(name: string) {
+async function addPrinter(name: string, speedFactor = 100_000) {
   const created = await admin.post('/api/admin/printers', {
     name,
     buildVolumeMm: { x: 200, y: 200, z: 200 },
     nozzleMm: 0.4,
-    connection: { kind: 'simulated', speedFactor: 100_000 },
+    connection: { kind: 'simulated', speedFactor },
   });
   expect(created.status).toBe(201);
   const set = await admin.request<any>('PUT', `/api/admin/printers/${created.body.id}/spools`, {
@@ -32,9 +33,11 @@ async function addPrinter(name: string) {
   return created.body.id as string;
 }
 
+const placedOrders: string[] = [];
 async function order(quantity: number) {
   const created = await seller.post('/api/orders/manual', { items: [{ sku: 'CUBE', quantity }], shippingAddress: ADDRESS });
   expect(created.status).toBe(201);
+  placedOrders.push(created.body.id);
   return created.body as { id: string };
 }
 
@@ -50,10 +53,14 @@ async function tickUntil(done: () => Promise<boolean>, max = 20) {
   expect(await done()).toBe(true);
 }
 
+/** Retires every printer and cancels the orders of earlier tests, so each test plates only its own parts. */
 async function emptyFarm() {
   for (const p of (await admin.get('/api/admin/printers')).body) {
     if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`, {});
   }
+  // By an admin: a seller may no longer cancel an order in production. Already cancelled ones answer 409.
+  for (const id of placedOrders.splice(0)) await admin.post(`/api/orders/${id}/status`, { to: 'cancelled', reason: 'test over' });
+  await t.context.orders.announcementsSettled();
 }
 
 beforeAll(async () => {
@@ -129,5 +136,48 @@ describe('several parts per plate', () => {
     expect((await jobsOf(cancel.id)).every((j) => j.status === 'cancelled')).toBe(true);
     const kept = await jobsOf(keep.id);
     expect(kept.every((j) => j.status === 'queued' && j.printerId === null && j.plateLeadId === null && j.plateIndex === null)).toBe(true);
+  });
+
+  it('skips a part failing mid-print: the printer prints the rest, the part is reprinted alone, the bed must be cleared', async () => {
+    await emptyFarm();
+    // Real time: the plate keeps printing while the test acts.
+    const printerId = await addPrinter('Plate C', 1);
+    const placed = await order(3);
+    await t.context.orders.announcementsSettled();
+    await tick();
+    await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {});
+    await tick();
+    await tickUntil(async () => (await jobsOf(placed.id)).every((j) => j.status === 'printing'));
+    const [lead, failing, other] = (await jobsOf(placed.id)).sort((a, b) => a.plateIndex! - b.plateIndex!);
+
+    const url = `/api/admin/production/jobs/${failing!.id}/skip`;
+    expect((await seller.post(url, { reason: 'spaghetti' })).status).toBe(403);
+    expect((await admin.post(url, { reason: '' })).status).toBe(400);
+    const skipped = await admin.post(url, { reason: 'came loose from the bed' });
+    expect(skipped.status).toBe(200);
+    expect(skipped.body).toMatchObject({ status: 'failed', failureReason: 'came loose from the bed', plate: { leadId: lead!.id, index: 1 } });
+    const again = await admin.post(url, { reason: 'came loose from the bed' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toEqual(expect.any(String));
+
+    await tick();
+    const now = await jobsOf(placed.id);
+    expect(now.filter((j) => j.status === 'printing').map((j) => j.id).sort()).toEqual([lead!.id, other!.id].sort());
+    expect(now.find((j) => j.reprintOf === failing!.id)).toMatchObject({ status: 'queued', plateLeadId: null, plateIndex: null });
+    const board = (await admin.get('/api/admin/production/board')).body;
+    expect(board.printers.find((p: any) => p.id === printerId)).toMatchObject({ bedConfirmedClear: false, jobId: lead!.id });
+  });
+
+  it('refuses to skip a part printed alone', async () => {
+    await emptyFarm();
+    const printerId = await addPrinter('Solo', 1);
+    const placed = await order(1);
+    await t.context.orders.announcementsSettled();
+    await tick();
+    await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {});
+    await tickUntil(async () => (await jobsOf(placed.id))[0]!.status === 'printing');
+    const [solo] = await jobsOf(placed.id);
+    expect(solo!.plateIndex).toBe(null);
+    expect((await admin.post(`/api/admin/production/jobs/${solo!.id}/skip`, { reason: 'came loose' })).status).toBe(409);
   });
 });

@@ -10,6 +10,7 @@ import {
   type PrinterStatus,
   type ProductionBoard,
   type QcInput,
+  type SkipPartInput,
 } from '@layerline/contracts';
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
@@ -318,6 +319,16 @@ export function createProductionService(deps: {
       if (job.status !== 'assigned' || !job.spoolChange) throw new AppError('conflict', 'This job is not waiting for a spool');
       await dispatcher.loadSpool(job, admin(adminId));
       await dispatcher.startJob(job.id);
+      return afterChange(jobId);
+    },
+
+    /** A part of a plate fails mid-print: its printer skips it and finishes the others (issue 22). */
+    async skipPart(adminId: string, jobId: string, input: SkipPartInput): Promise<PrintJob> {
+      const { job } = await existingJob(jobId);
+      if (job.status !== 'printing' || job.plateIndex === null)
+        throw new AppError('conflict', 'Only a part printing on a plate of several can be skipped; a part printed alone is cancelled or failed at QC');
+      const outcome = await dispatcher.skipPart(job, input.reason, admin(adminId));
+      if ('refused' in outcome) throw new AppError('conflict', outcome.refused);
       return afterChange(jobId);
     },
 
