@@ -33,6 +33,7 @@ import { QcPanel } from './QcPanel.tsx';
 import { QueueTable } from './QueueTable.tsx';
 import { ShippingReadyPanel } from './ShippingReadyPanel.tsx';
 import { ShippingWritebacksPanel } from './ShippingWritebacksPanel.tsx';
+import { SkipPartDialog } from './SkipPartDialog.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
 import {
   attemptLabel,
@@ -95,6 +96,7 @@ function ActiveJobs({
   colourOf(material: string, colour: string): ColourInfo;
 }) {
   const plates = platesOf(jobs);
+  const [skipping, setSkipping] = useState<PrintJob | null>(null);
   if (jobs.length === 0) return <Alert severity="info">Nothing printing.</Alert>;
   return (
     <TableContainer>
@@ -124,6 +126,11 @@ function ActiveJobs({
                 {job.plate && (plates.get(job.plate.leadId)?.length ?? 0) > 1 ? (
                   <Typography variant="caption" color="text.secondary" component="div" data-testid="plate-position">
                     Part {job.plate.index + 1} of {plates.get(job.plate.leadId)!.length} on one plate
+                    {job.status === 'printing' ? (
+                      <Button size="small" color="error" sx={{ ml: 1, py: 0 }} onClick={() => setSkipping(job)}>
+                        Skip
+                      </Button>
+                    ) : null}
                   </Typography>
                 ) : null}
               </TableCell>
@@ -157,6 +164,7 @@ function ActiveJobs({
             </TableRow>
           ))}
         </TableBody>
+        {skipping ? <SkipPartDialog job={skipping} onClose={() => setSkipping(null)} /> : null}
       </Table>
     </TableContainer>
   );
