@@ -51,8 +51,8 @@ export interface FarmDispatcherOptions {
   readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
   /**
    * FARM_PARTS_PER_PLATE (issue 22): at most this many parts on one plate; 1 prints each alone.
-   * Plates are formed from jobs with simulation files only until plate slicing is wired into the
-   * slicing job (docs/print-farm.md, "Plates").
+   * Plates go to simulated printers only until plate slicing is wired into the slicing job
+   * (docs/print-farm.md, "Plates").
    */
   readonly partsPerPlate?: number;
   readonly now?: () => number;
@@ -130,6 +130,9 @@ export function plannerPrinterOf(
     paused: row.status === 'paused',
     retired: row.status === 'retired',
     lastStartAt: row.lastStartedAt?.getTime() ?? null,
+    // A simulated printer prints a plate from its parts' estimates; a real one needs the plate's own
+    // G-code, which the slicing job does not make yet (docs/print-farm.md, "Plates").
+    printsPlates: row.connectionKind === 'simulated',
   };
 }
 
@@ -210,12 +213,12 @@ const QUEUE_CHANGES_MARGIN_MS = 10_000;
  * the assignment's compare-and-set checks the job and its order again.
  */
 function createKeptQueue(jobs: PrintJobRepository, now: () => number, partsPerPlate: number) {
-  let sliced = new DispatchQueue();
+  let sliced = new DispatchQueue([], { partsPerPlate });
   let simulation = new DispatchQueue([], { partsPerPlate });
   let fullReadAt = -Infinity;
   let readAt = 0;
   const split = (rows: readonly QueueEntryRow[]) => ({
-    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf)),
+    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf), { partsPerPlate }),
     simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf), { partsPerPlate }),
   });
   const drop = (jobId: string) => {
@@ -288,12 +291,13 @@ export function createFarmDispatcher(deps: {
   }
 
   /**
-   * A plate's file. Plates are formed only from parts with simulation files (FarmDispatcherOptions
-   * .partsPerPlate), so a plate of sliced parts is not the farm's to print yet: `refused`.
+   * A plate's file: a simulated printer prints it from its parts' estimates (it reads no G-code).
+   * Plates go to simulated printers only (PlannerPrinter.printsPlates), so a real printer never
+   * gets one until plate slicing is wired into the slicing job: `refused`.
    */
-  function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[]): { ready: PrintFile } | { refused: string } {
-    if (parts.some((p) => p.fileKind !== 'simulation'))
-      return { refused: `The plate led by “${lead.partName}” holds sliced parts, and plates are not sliced yet` };
+  function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[], row: PrinterRow): { ready: PrintFile } | { refused: string } {
+    if (row.connectionKind !== 'simulated')
+      return { refused: `${row.name} cannot print the plate led by “${lead.partName}”: plates are not sliced for real printers yet` };
     return {
       ready: {
         fileName: printFileName(lead.id),
@@ -432,7 +436,7 @@ export function createFarmDispatcher(deps: {
     }
     let found: Awaited<ReturnType<typeof fileFor>>;
     try {
-      found = parts.length > 1 ? plateFileFor(job, parts) : await fileFor(job, row);
+      found = parts.length > 1 ? plateFileFor(job, parts, row) : await fileFor(job, row);
     } catch (error) {
       deps.log?.error({ err: error, jobId }, 'print file could not be read');
       await requeue(job, 'assigned', 'The sliced file could not be read; it is tried again');
