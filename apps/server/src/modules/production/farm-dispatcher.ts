@@ -542,7 +542,7 @@ export function createFarmDispatcher(deps: {
 
   /**
    * The spool the job asked for is in the toolhead: the printer's spools say so, and the job may
-   * start. The spool loaded holds enough for the job (its grams plus the margin): a spare on the
+   * start. The spool loaded holds enough for the job, or its whole plate (the grams plus the margin): a spare on the
    * printer that does, else a new full one, never the nearly empty spool it replaces.
    */
   async function loadSpool(job: PrintJobRow, actor: FarmActor): Promise<PrintJobRow | undefined> {
@@ -550,7 +550,8 @@ export function createFarmDispatcher(deps: {
     const row = await printers.find(job.printerId);
     if (!row) return job;
     const wanted = job.spoolChange;
-    const needed = gramsNeeded(job.grams);
+    // A plate's lead loads the spool for every part on the plate.
+    const needed = gramsNeeded((await partsOf(job)).reduce((sum, part) => sum + part.grams, 0));
     const spools = (row.spools as PrinterSpool[]).map((s) => ({ ...s, loaded: false }));
     const match = spools.find(
       (s) =>

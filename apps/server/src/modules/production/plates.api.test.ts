@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
+import { gramsNeeded } from './dispatch-planner.ts';
 
 /**
  * Several parts per plate in the running farm (issue 22) through the real server and database,
@@ -136,6 +137,36 @@ describe('several parts per plate', () => {
     expect((await jobsOf(cancel.id)).every((j) => j.status === 'cancelled')).toBe(true);
     const kept = await jobsOf(keep.id);
     expect(kept.every((j) => j.status === 'queued' && j.printerId === null && j.plateLeadId === null && j.plateIndex === null)).toBe(true);
+  });
+
+  it('loads a spool that holds the whole plate, not one that holds only its lead', async () => {
+    await emptyFarm();
+    const printerId = await addPrinter('Plate D');
+    await admin.request<any>('PUT', `/api/admin/printers/${printerId}/spools`, {
+      spools: [{ material: 'PETG', colourName: 'Black', colourHex: '#000000', gramsLeft: 1000, loaded: true }],
+    }, {});
+    const placed = await order(3);
+    await t.context.orders.announcementsSettled();
+    await tick();
+    await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {});
+    await tick();
+    const jobs = await jobsOf(placed.id);
+    const lead = jobs.find((j) => j.plateIndex === 0)!;
+    expect(lead.spoolChange).toEqual({ material: 'PLA', colour: ORANGE });
+    expect(jobs.filter((j) => j.plateLeadId === lead.id)).toHaveLength(2);
+    // A spare orange spool with just enough for one part is on the printer.
+    const justOne = gramsNeeded(lead.grams);
+    await admin.request<any>('PUT', `/api/admin/printers/${printerId}/spools`, {
+      spools: [
+        { material: 'PETG', colourName: 'Black', colourHex: '#000000', gramsLeft: 1000, loaded: true },
+        { material: 'PLA', colourName: 'Orange', colourHex: ORANGE, gramsLeft: justOne, loaded: false },
+      ],
+    }, {});
+    expect((await admin.post(`/api/admin/production/jobs/${lead.id}/spool-loaded`, {})).status).toBe(200);
+    const printer = (await admin.get('/api/admin/printers')).body.find((p: any) => p.id === printerId);
+    const loaded = printer.spools.find((s: any) => s.loaded);
+    expect(loaded).toMatchObject({ material: 'PLA', colourHex: ORANGE });
+    expect(loaded.gramsLeft).toBeGreaterThanOrEqual(gramsNeeded(jobs.reduce((sum, j) => sum + j.grams, 0)));
   });
 
   it('skips a part failing mid-print: the printer prints the rest, the part is reprinted alone, the bed must be cleared', async () => {
