@@ -311,6 +311,7 @@ export function createAppContext(
     outcomes: jobOutcomes,
     options: {
       autopilot: { enabled: config.farm.autopilot, delayMs: config.farm.autopilotDelayMs },
+      partsPerPlate: config.farm.partsPerPlate,
     },
     onPrinterOffline: (printer, reason) =>
       farmAlerts.alert({

@@ -62,6 +62,7 @@ const envSchema = z.object({
   FARM_AUTOPILOT: z.enum(['auto', 'true', 'false']).default('auto'),
   FARM_AUTOPILOT_DELAY_S: z.coerce.number().min(0).max(3600).default(3),
   FARM_TICK_S: z.coerce.number().min(0.2).max(300).default(2),
+  FARM_PARTS_PER_PLATE: z.coerce.number().int().min(1).max(64).optional(),
   SHIPPING_SANDBOX: z.enum(['auto', 'true', 'false']).default('auto'),
   SANDBOX_CARRIER_DAY_S: z.coerce.number().min(0.5).max(86_400).optional(),
   SHIPPING_AUTO_BUY: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -192,7 +193,13 @@ export interface Config {
    * (FARM_AUTOPILOT: on with the demo data, off by default in production) that confirms beds, spools,
    * QC and packing by itself after `delayMs`, so the whole chain runs with no clicks.
    */
-  readonly farm: { readonly tickMs: number; readonly autopilot: boolean; readonly autopilotDelayMs: number };
+  readonly farm: {
+    readonly tickMs: number;
+    readonly autopilot: boolean;
+    readonly autopilotDelayMs: number;
+    /** FARM_PARTS_PER_PLATE: at most this many parts on one plate (issue 22); 1 prints each alone. */
+    readonly partsPerPlate: number;
+  };
   /**
    * Shipping (issue 12; docs/shipping.md): the built-in sandbox carrier (SHIPPING_SANDBOX: on unless
    * production) and how fast its parcels travel (SANDBOX_CARRIER_DAY_S: a day is 10 s with the demo
@@ -420,6 +427,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // auto: with the demo data of a local install (tests turn it on themselves).
       autopilot: e.FARM_AUTOPILOT === 'auto' ? seedDemoData && e.NODE_ENV !== 'test' : e.FARM_AUTOPILOT === 'true',
       autopilotDelayMs: Math.round(e.FARM_AUTOPILOT_DELAY_S * 1000),
+      // Unset: plates of up to 12 parts with the demo data of a local install, one part per plate otherwise.
+      partsPerPlate: e.FARM_PARTS_PER_PLATE ?? (seedDemoData && e.NODE_ENV !== 'test' ? 12 : 1),
     },
     shipping: {
       sandbox: e.SHIPPING_SANDBOX === 'auto' ? !production : e.SHIPPING_SANDBOX === 'true',

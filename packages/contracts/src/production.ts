@@ -58,6 +58,11 @@ export const printJobSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /**
+   * On a plate of several parts (issue 22): the plate's lead job (its own id for the lead) and the
+   * part's index on the plate (0 for the lead). Null: printed alone.
+   */
+  plate: z.object({ leadId: z.string(), index: z.number().int() }).nullable(),
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 
@@ -154,6 +159,18 @@ export const qcInputSchema = z.discriminatedUnion('result', [
     .strict(),
 ]);
 export type QcInput = z.infer<typeof qcInputSchema>;
+
+/** POST /api/admin/production/jobs/:id/skip: a part failing mid-print on a plate of several (issue 22). */
+export const skipPartInputSchema = z
+  .object({
+    reason: z
+      .string({ message: 'Say why the part failed' })
+      .trim()
+      .min(3, 'Say why the part failed (at least 3 characters)')
+      .max(500),
+  })
+  .strict();
+export type SkipPartInput = z.infer<typeof skipPartInputSchema>;
 
 /** POST /api/admin/production/jobs/:id/pin: run this job on that printer next (null: any printer). */
 export const pinInputSchema = z.object({ printerId: z.string().uuid('Choose a printer').nullable() }).strict();

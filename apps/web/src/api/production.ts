@@ -6,6 +6,7 @@ import type {
   PrintJob,
   ProductionBoard,
   QcInput,
+  SkipPartInput,
 } from '@layerline/contracts';
 import { apiFetch } from './client.ts';
 import { orderKeys } from './orders.ts';
@@ -58,6 +59,13 @@ export function useConfirmBedClear() {
 export function useQcJob() {
   return useBoardMutation(({ jobId, input }: { jobId: string; input: QcInput }) =>
     apiFetch<PrintJob>(productionUrl('jobs', jobId, 'qc'), { method: 'POST', json: input }),
+  );
+}
+
+/** A part of a plate failing mid-print: its printer skips it and prints the rest; it is reprinted alone. */
+export function useSkipPart() {
+  return useBoardMutation(({ jobId, input }: { jobId: string; input: SkipPartInput }) =>
+    apiFetch<PrintJob>(productionUrl('jobs', jobId, 'skip'), { method: 'POST', json: input }),
   );
 }
 

@@ -25,6 +25,8 @@ import type { PrinterTransportOptions } from '../http-client/printer-transport-o
  * - status: GET /printer/objects/query?webhooks&print_stats&virtual_sdcard&extruder&heater_bed,
  *   and while paused the filament sensors (GET /printer/objects/list names them)
  * - lastOutcome: GET /server/history/list (newest first)
+ * - skipObjects: GET /printer/objects/query?exclude_object, then per part
+ *   POST /printer/gcode/script?script=EXCLUDE_OBJECT NAME=… (Klipper docs/Exclude_Object.md)
  * Every answer is `{"result": …}`; errors are `{"error": {code, message}}`.
  */
 const VENDOR = 'Moonraker';
@@ -51,6 +53,22 @@ const queueSchema = z.object({
 const historySchema = z.object({
   result: z.object({ jobs: z.array(z.object({ filename: z.string(), status: z.string() })) }),
 });
+
+const excludeObjectSchema = z.object({
+  result: z.object({
+    status: z.object({
+      exclude_object: z
+        .object({
+          objects: z.array(z.object({ name: z.string() })),
+          excluded_objects: z.array(z.string()),
+        })
+        .optional(),
+    }),
+  }),
+});
+
+/** What may follow NAME= in a G-code command without reaching another parameter or command. */
+const OBJECT_LABEL = /^[A-Za-z0-9_]{1,64}$/;
 
 const objectsListSchema = z.object({ result: z.object({ objects: z.array(z.string()) }) });
 
@@ -295,6 +313,9 @@ export const createMoonrakerDriver = (
     return succeeded(empty ? `Filament ran out (sensor ${empty[0].replace(FILAMENT_SENSOR, '')})` : null);
   };
 
+  const excludeObjectState = () =>
+    read('/printer/objects/query?exclude_object', 'exclude_object query', excludeObjectSchema);
+
   return {
     kind: 'moonraker',
 
@@ -413,6 +434,38 @@ export const createMoonrakerDriver = (
         runout = sensor.value;
       }
       return succeeded(moonrakerStatus(answer.value, runout));
+    },
+
+    /**
+     * EXCLUDE_OBJECT accepts any name, defined or not, and a Klipper without [exclude_object]
+     * takes it as an unknown command and still answers "ok" (exclude_object.py, gcode.py): so the
+     * plate's objects are checked first and the exclusion read back, never assumed.
+     */
+    async skipObjects(objects) {
+      const unsafe = objects.find((object) => !OBJECT_LABEL.test(object.label));
+      if (unsafe) return failed('rejected', `Object label “${unsafe.label}” is not one Klipper can be given`);
+      const before = await excludeObjectState();
+      if (!before.ok) return before;
+      const state = before.value.result.status.exclude_object;
+      if (!state)
+        return failed('rejected', 'Klipper has no [exclude_object] section in printer.cfg, so it cannot skip a part');
+      const defined = new Set(state.objects.map((object) => object.name.toUpperCase()));
+      const unknown = objects.find((object) => !defined.has(object.label.toUpperCase()));
+      if (unknown)
+        return failed('rejected', `The print on the printer defines no object ${unknown.label} (is it the plate's file?)`);
+      for (const object of objects) {
+        const sent = await printCommand('/printer/gcode/script', 'exclude object', {
+          script: `EXCLUDE_OBJECT NAME=${object.label}`,
+        });
+        if (!sent.ok) return sent;
+      }
+      const after = await excludeObjectState();
+      if (!after.ok) return after;
+      const excluded = new Set(after.value.result.status.exclude_object?.excluded_objects.map((n) => n.toUpperCase()));
+      const missed = objects.find((object) => !excluded.has(object.label.toUpperCase()));
+      return missed
+        ? failed('bad_answer', `Klipper answered "ok" but does not list ${missed.label} as excluded`)
+        : succeeded(undefined);
     },
 
     async lastOutcome(fileName) {

@@ -28,6 +28,8 @@ export interface MoonrakerSimulatorOptions {
   readonly automaticTransition?: boolean;
   /** The name of a `[filament_switch_sensor <name>]`, or null when the printer has none. */
   readonly runoutSensor?: string | null;
+  /** printer.cfg has an `[exclude_object]` section (default true): parts of a plate can be skipped. */
+  readonly excludeObject?: boolean;
 }
 
 export type KlippyState = 'ready' | 'startup' | 'error' | 'shutdown' | 'disconnected';
@@ -49,6 +51,8 @@ export interface MoonrakerSimulator extends PrinterSimulator {
    * (hist.py on_exit), otherwise (Moonraker killed) it is found `interrupted` at start-up.
    */
   restartServer(options?: { graceful?: boolean }): Promise<void>;
+  /** Klipper's exclude_object `excluded_objects`: the names EXCLUDE_OBJECT was given, upper-cased. */
+  readonly excludedObjects: readonly string[];
 }
 
 type PrintState = 'standby' | 'printing' | 'paused' | 'complete' | 'cancelled' | 'error';
@@ -91,6 +95,7 @@ export async function startMoonrakerSimulator(
   const queueGcodeUploads = options.queueGcodeUploads ?? false;
   const automaticTransition = options.automaticTransition ?? false;
   const runoutSensor = options.runoutSensor === undefined ? 'filament_sensor' : options.runoutSensor;
+  const excludeObject = options.excludeObject ?? true;
 
   const files = new Map<string, Buffer>();
   const ejects = createEjectRecorder('klipper');
@@ -111,6 +116,9 @@ export async function startMoonrakerSimulator(
   };
   let filamentDetected = true;
   let unknownState: string | null = null;
+  /** exclude_object's state (Klipper klippy/extras/exclude_object.py get_status). */
+  let definedObjects: { name: string; center?: number[] }[] = [];
+  let excludedObjects: string[] = [];
   let currentRow: HistoryRow | null = null;
 
   const clock = () => Date.now() / 1000;
@@ -132,6 +140,7 @@ export async function startMoonrakerSimulator(
     Object.assign(stats, { state: 'printing', filename, progress: 0, message: '', printDuration: 0 });
     unknownState = null;
     filamentDetected = true;
+    defineObjects(filename);
     currentRow = {
       job_id: (nextId++).toString(16).toUpperCase().padStart(6, '0'),
       filename,
@@ -146,6 +155,21 @@ export async function startMoonrakerSimulator(
     history.push(currentRow);
     printsStarted += 1;
     ejects.printStarted();
+  };
+
+  /**
+   * Loading a file resets exclude_object (its sdcard:reset_file handler); the file's
+   * `EXCLUDE_OBJECT_DEFINE NAME=… CENTER=x,y` lines, at its head, then define its objects, names
+   * upper-cased as Klipper does (Klipper docs/Exclude_Object.md, klippy/extras/exclude_object.py).
+   */
+  const defineObjects = (filename: string): void => {
+    excludedObjects = [];
+    definedObjects = [];
+    const text = files.get(filename)?.toString('utf8') ?? '';
+    for (const match of text.matchAll(/^EXCLUDE_OBJECT_DEFINE\s+NAME=(\S+)(?:\s+CENTER=([-\d.]+),([-\d.]+))?/gm)) {
+      const center = match[2] === undefined ? undefined : [Number(match[2]), Number(match[3])];
+      definedObjects.push({ name: match[1]!.toUpperCase(), ...(center ? { center } : {}) });
+    }
   };
 
   /** After a job ends the queue loads the next one only with automatic_transition (jq.py L35–44). */
@@ -207,6 +231,14 @@ export async function startMoonrakerSimulator(
       extruder: { temperature: heating() ? 214.8 : 23.1, target: heating() ? 215 : 0, power: 0 },
       heater_bed: { temperature: heating() ? 59.9 : ejects.idleBed(22.4), target: heating() ? 60 : 0, power: 0 },
     };
+    // exclude_object.py get_status: present only with an [exclude_object] section in printer.cfg.
+    if (excludeObject) {
+      objects.exclude_object = {
+        objects: definedObjects,
+        excluded_objects: excludedObjects,
+        current_object: isBusy() && definedObjects.length > 0 ? definedObjects[0]!.name : null,
+      };
+    }
     // fss.py: a sensor's status is {filament_detected, enabled}.
     if (runoutSensor) {
       objects[`filament_switch_sensor ${runoutSensor}`] = {
@@ -302,6 +334,21 @@ export async function startMoonrakerSimulator(
   const gcodeCommand = (run: () => FakeAnswer | null): FakeAnswer => {
     if (klippy !== 'ready') return error(400, klippyMessage);
     return run() ?? result('ok');
+  };
+
+  /**
+   * POST /printer/gcode/script (printer.md, "Run a gcode"): only what the farm sends is modelled.
+   * EXCLUDE_OBJECT NAME=… adds the upper-cased name to excluded_objects even when no object of that
+   * name was defined (exclude_object.py cmd_EXCLUDE_OBJECT); without an [exclude_object] section
+   * the command is unknown, which Klipper only reports to the console (gcode.py cmd_default,
+   * `Unknown command:"EXCLUDE_OBJECT"`), so Moonraker still answers "ok".
+   */
+  const runScript = (script: string): FakeAnswer | null => {
+    const [command, ...args] = script.trim().split(/\s+/);
+    if (command?.toUpperCase() !== 'EXCLUDE_OBJECT' || !excludeObject) return null;
+    const name = args.find((arg) => /^NAME=/i.test(arg))?.slice(5).toUpperCase();
+    if (name && !excludedObjects.includes(name)) excludedObjects.push(name);
+    return null;
   };
 
   const handle = async (request: FakeRequest): Promise<FakeAnswer> => {
@@ -416,6 +463,11 @@ export async function startMoonrakerSimulator(
         return null;
       });
     if (route === 'POST /printer/print/cancel') return gcodeCommand(() => (cancel(), null));
+    if (route === 'POST /printer/gcode/script') {
+      const script = searchParams.get('script');
+      if (!script) return error(400, 'No data for argument: script');
+      return gcodeCommand(() => runScript(script));
+    }
     if (route === 'POST /printer/firmware_restart' || route === 'POST /printer/restart') {
       // moonraker-klipper.md §4: startup → ready, print_stats back to standby.
       setKlippy('ready');
@@ -452,6 +504,9 @@ export async function startMoonrakerSimulator(
       return printsStarted;
     },
     ejectsRun: ejects.runs,
+    get excludedObjects() {
+      return excludedObjects;
+    },
     get queuedFiles() {
       return queue.map((job) => job.filename);
     },

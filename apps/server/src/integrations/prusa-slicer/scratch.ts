@@ -59,6 +59,29 @@ export async function makeScratch(
   return scratch;
 }
 
+/**
+ * The scratch directory for a plate of several parts (issue 22): like `makeScratch`, with every
+ * part's model copied as part-<i>.<ext>; `modelFile` is the first.
+ */
+export async function makePlateScratch(
+  root: string,
+  models: readonly { readonly path: string; readonly format: string }[],
+  profile: string,
+  dropTo: { uid: number; gid: number } | null,
+): Promise<Scratch & { modelFiles: string[] }> {
+  const [first, ...rest] = models;
+  if (!first) throw new Error('A plate needs at least one part');
+  const scratch = await makeScratch(root, first.format, first.path, profile, dropTo);
+  const modelFiles = [scratch.modelFile];
+  for (const [i, model] of rest.entries()) {
+    const file = path.join(scratch.dir, `part-${i + 1}.${model.format}`);
+    await copyFile(model.path, file);
+    await chmod(file, 0o444);
+    modelFiles.push(file);
+  }
+  return { ...scratch, modelFiles };
+}
+
 /** Moves the G-code out of the scratch directory into a file the caller owns. */
 export async function handOver(outFile: string, root: string): Promise<string> {
   const target = path.join(root, `${GCODE_PREFIX}${randomUUID()}.gcode`);

@@ -249,3 +249,34 @@ describe('simulated printer running an eject tail (continuous printing)', () => 
     expect(done.ok && done.value.temperatures.bed.actual).toBeGreaterThan(55);
   });
 });
+
+describe('simulated printer: skipping parts of a plate (issue 22)', () => {
+  const plate: PrintFile = {
+    ...file,
+    fileName: 'layerline-plate-1.gcode',
+    objects: [
+      { index: 0, label: 'P0_aaaa' },
+      { index: 1, label: 'P1_bbbb' },
+    ],
+  };
+
+  it('skips an object of the running plate, and the rest prints on to the end', async () => {
+    const printer = farm.driver('p1', connection());
+    await printer.upload(plate, { startPrint: true });
+    tick(10_000);
+    expect(await printer.skipObjects!([plate.objects![1]!])).toEqual({ ok: true, value: undefined });
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'printing' } });
+    tick(50_000);
+    expect(await printer.status()).toMatchObject({ ok: true, value: { state: 'finished' } });
+  });
+
+  it('refuses an object the running print does not have, and any skip with nothing printing', async () => {
+    const printer = farm.driver('p1', connection());
+    expect(await printer.skipObjects!([{ index: 0, label: 'P0_aaaa' }])).toMatchObject({ ok: false, failure: { kind: 'rejected' } });
+    await printer.upload(plate, { startPrint: true });
+    expect(await printer.skipObjects!([{ index: 2, label: 'P2_cccc' }])).toMatchObject({
+      ok: false,
+      failure: { kind: 'rejected', message: 'The running print has no object P2_cccc' },
+    });
+  });
+});

@@ -58,7 +58,12 @@ interface SimPrinter {
   offline: boolean;
   readonly files: Map<
     string,
-    { readonly estimatedPrintSeconds: number; readonly layers: number; readonly eject: { readonly cooledToC: number | null } | null }
+    {
+      readonly estimatedPrintSeconds: number;
+      readonly layers: number;
+      readonly eject: { readonly cooledToC: number | null } | null;
+      readonly objects: readonly string[];
+    }
   >;
   job: SimJob | null;
 }
@@ -246,7 +251,12 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
               }
             }
             const eject = runEjectTail(file.bytes, 'marlin');
-            printer.files.set(file.fileName, { estimatedPrintSeconds: file.estimatedPrintSeconds, layers, eject });
+            printer.files.set(file.fileName, {
+              estimatedPrintSeconds: file.estimatedPrintSeconds,
+              layers,
+              eject,
+              objects: (file.objects ?? []).map((o) => o.label),
+            });
             if (startPrint) {
               const started = startJob(printer, file.fileName, at);
               if (!started.ok) return started;
@@ -291,6 +301,19 @@ export const createSimulatedPrinterFarm = (options: { now?: () => number } = {})
               return failed('rejected', 'Nothing is printing', 409);
             }
             job.cancelled = true;
+            return succeeded(undefined);
+          }),
+        // Like Klipper's exclude_object: only objects of the running plate, and only while it prints;
+        // the print takes as long as before (the simulation keeps no per-object time).
+        skipObjects: (objects) =>
+          online((at) => {
+            const job = printer.job;
+            const state = statusOf(printer, at).state;
+            if (!job || (state !== 'printing' && state !== 'paused' && state !== 'attention'))
+              return failed('rejected', 'Nothing is printing', 409);
+            const known = printer.files.get(job.fileName)?.objects ?? [];
+            const unknown = objects.find((o) => !known.includes(o.label));
+            if (unknown) return failed('rejected', `The running print has no object ${unknown.label}`);
             return succeeded(undefined);
           }),
         status: () => online((at) => succeeded(statusOf(printer, at))),

@@ -748,3 +748,114 @@ describe('dispatch properties (fast-check)', () => {
     );
   });
 });
+
+describe('several parts per plate (rule 7)', () => {
+  const plates = { partsPerPlate: 16 };
+  const small = (id: string, over: Partial<PlannerJob> = {}) =>
+    job(id, { size: { x: 30, y: 30, z: 20 }, printSeconds: 1200, plateKey: 'standard-0.2', ...over });
+  const plateOf = (d: ReturnType<typeof plan>, jobId: string) =>
+    d.assignments.find((a) => a.jobId === jobId)?.plate?.map((p) => p.id);
+
+  it('prints every part alone unless plates are switched on', () => {
+    const d = plan([printer('p1')], [small('a'), small('b'), small('c')]);
+    expect(d.assignments).toHaveLength(1);
+    expect(d.assignments[0]!.plate).toBeUndefined();
+  });
+
+  it('packs queued parts of the same material, colour and settings onto the lead’s plate, across orders, in priority order', () => {
+    const jobs = [
+      small('a', { orderPlacedAt: NOW - 5 * HOUR }),
+      small('b', { orderPlacedAt: NOW - 4 * HOUR }),
+      small('c', { orderPlacedAt: NOW - 3 * HOUR }),
+      small('red', { colour: 'red' }),
+      small('fine', { plateKey: 'fine-0.1' }),
+      small('petg', { material: 'PETG' }),
+    ];
+    const d = plan([printer('p1')], jobs, plates);
+    expect(d.assignments).toHaveLength(1);
+    expect(d.assignments[0]!.jobId).toBe('a');
+    expect(plateOf(d, 'a')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('adds "any colour" parts of the material to a coloured plate', () => {
+    const d = plan([printer('p1')], [small('a'), small('any', { colour: ANY_COLOUR })], plates);
+    expect(plateOf(d, 'a')).toEqual(['a', 'any']);
+  });
+
+  it('never leaves a part out of a plate it was put on: a plate holds only what the packer placed', () => {
+    const jobs = Array.from({ length: 40 }, (_, i) =>
+      small(`j${i}`, { size: { x: 50, y: 50, z: 20 }, seq: i }),
+    );
+    const d = plan([printer('p1')], jobs, { partsPerPlate: 40 });
+    const plate = d.assignments[0]!.plate!;
+    // 240 × 200 usable with 10 mm gaps: 4 × 3 parts of 50 mm.
+    expect(plate).toHaveLength(12);
+    expect(new Set(plate.map((p) => p.id)).size).toBe(12);
+  });
+
+  it('gives no part to two plates when several printers fill theirs in one decision', () => {
+    const jobs = Array.from({ length: 30 }, (_, i) => small(`j${i}`, { seq: i }));
+    const d = plan([printer('p1'), printer('p2'), printer('p3')], jobs, { partsPerPlate: 8 });
+    const all = d.assignments.flatMap((a) => a.plate?.map((p) => p.id) ?? [a.jobId]);
+    expect(all).toHaveLength(24);
+    expect(new Set(all).size).toBe(24);
+  });
+
+  it('lets no part miss its deadline for a fuller plate: the plate stops growing before the earliest deadline', () => {
+    // Each part prints 20 min; the lead is due in 2 h 30 with 1 h in hand: at most 4 parts (80 min).
+    const lead = small('due-soon', { dueAt: NOW + 2.5 * HOUR });
+    const rest = Array.from({ length: 10 }, (_, i) => small(`j${i}`, { seq: 10 + i }));
+    const d = plan([printer('p1')], [lead, ...rest], plates);
+    expect(d.assignments[0]!.jobId).toBe('due-soon');
+    expect(d.assignments[0]!.plate).toHaveLength(4);
+  });
+
+  it('leaves a companion out when the plate would make it late, and still takes later ones that fit', () => {
+    const lead = small('lead', { printSeconds: 3 * 3600, orderPlacedAt: NOW - 30 * HOUR });
+    const tight = small('tight', { dueAt: NOW + 3.5 * HOUR, orderPlacedAt: NOW });
+    const loose = small('loose', { orderPlacedAt: NOW });
+    const d = plan([printer('p1')], [lead, tight, loose], plates);
+    // The tight one is most urgent, so it leads; with a 3 h lead part beside it, it would end after its deadline.
+    expect(d.assignments[0]!.jobId).toBe('tight');
+    expect(plateOf(d, 'tight')).toEqual(['tight', 'loose']);
+  });
+
+  it('never holds a late part up with parts that are on time', () => {
+    const late = small('late', { orderPlacedAt: NOW - 80 * HOUR });
+    const d = plan([printer('p1')], [late, small('b'), small('c')], plates);
+    expect(d.assignments[0]!.jobId).toBe('late');
+    expect(d.assignments[0]!.plate).toBeUndefined();
+  });
+
+  it('lets parts that are late anyway share a plate, so a backlog clears rather than printing one by one', () => {
+    const late = Array.from({ length: 3 }, (_, i) => small(`late${i}`, { orderPlacedAt: NOW - (80 + i) * HOUR }));
+    const d = plan([printer('p1')], [...late, small('on-time')], plates);
+    expect(plateOf(d, 'late2')).toEqual(['late2', 'late1', 'late0']);
+  });
+
+  it('prints a pinned part alone, and never joins parts without print settings', () => {
+    const pinned = small('pinned', { pinnedPrinterId: 'p1' });
+    expect(plan([printer('p1')], [pinned, small('b')], plates).assignments[0]!.plate).toBeUndefined();
+    const unknown = plan(
+      [printer('p1')],
+      [small('a', { plateKey: null }), small('b', { plateKey: null })],
+      plates,
+    );
+    expect(unknown.assignments[0]!.plate).toBeUndefined();
+  });
+
+  it('gives a printer that takes one part at a time no plate', () => {
+    const d = plan([printer('p1', { printsPlates: false })], [small('a'), small('b')], plates);
+    expect(d.assignments[0]!.plate).toBeUndefined();
+  });
+
+  it('keeps the loaded spool able to print the whole plate', () => {
+    const d = plan(
+      [printer('p1', { loaded: { material: 'PLA', colour: 'black', gramsLeft: 100 } })],
+      Array.from({ length: 8 }, (_, i) => small(`j${i}`, { grams: 20, seq: i })),
+      plates,
+    );
+    // 4 × 20 g = 80 g needs 80 · 1.1 + 5 = 93 g; a fifth would need 115 g.
+    expect(d.assignments[0]!.plate).toHaveLength(4);
+  });
+});

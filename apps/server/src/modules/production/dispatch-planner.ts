@@ -1,4 +1,5 @@
 import { FILAMENT_TYPES, MATERIALS_NEEDING_ENCLOSURE } from '@layerline/contracts';
+import { packPlate, type Placement } from './plate-packer.ts';
 
 /**
  * The dispatch planner (docs/print-farm.md): pure code, no I/O, no clock. Given the farm's printers
@@ -23,6 +24,12 @@ import { FILAMENT_TYPES, MATERIALS_NEEDING_ENCLOSURE } from '@layerline/contract
  *     print time, shared by the printers already loaded with it.
  *  6. Staggered starts: within each power group (a circuit), at most `maxStarts` starts in any
  *     `perSeconds`, counting the group's printers' last starts; a printer in no group is not staggered.
+ *  7. Plates (issue 22, when `partsPerPlate` > 1): each assigned job leads a plate, and queued jobs
+ *     its spool prints with the same print settings (`plateKey`) join it in priority order while they
+ *     all fit the bed (plate-packer.ts) and the plate, printed from now, still ends `plateSlackMs`
+ *     before the virtual deadline of every part that could still make it printed alone. Parts already
+ *     late join only a late lead. Nothing ever waits for a plate to fill: a plate goes out with
+ *     whatever is queued now, and a part whose deadline a longer plate would miss prints alone.
  */
 
 /** A job that prints in any colour of its material (single-colour parts the seller marked "any"). */
@@ -88,6 +95,8 @@ export interface PlannerPrinter {
   readonly retired?: boolean;
   /** When the printer last started a print (ms), for staggered starts. */
   readonly lastStartAt: number | null;
+  /** False: it takes one part at a time (no plate of several can be made for it); absent: it may. */
+  readonly printsPlates?: boolean;
 }
 
 export interface PlannerJob {
@@ -113,6 +122,11 @@ export interface PlannerJob {
   readonly priorityOverride?: number | null;
   /** A tie-breaker that keeps first-in-first-out among equals (the queue's insertion order if absent). */
   readonly seq?: number;
+  /**
+   * The print settings it is sliced with (layer height, infill, walls…): only jobs with the same key
+   * share a plate, as one slicer run prints them all alike. Absent or null: it always prints alone.
+   */
+  readonly plateKey?: string | null;
 }
 
 export interface PlannerOptions {
@@ -128,6 +142,14 @@ export interface PlannerOptions {
   readonly sellerPriorityStepMs: number;
   /** The materials Layerline knows (a job in another is unplaceable). */
   readonly knownMaterials: readonly string[];
+  /** At most this many parts on one plate; 1 prints every part alone (one part per plate). */
+  readonly partsPerPlate: number;
+  /** Clearance between two parts on a plate, mm (room to skip or lift one off without its neighbours). */
+  readonly plateGapMm: number;
+  /** What a plate keeps in hand before a part's deadline (spool change, heat-up, a slow estimate), ms. */
+  readonly plateSlackMs: number;
+  /** How many queued jobs per group a plate looks at for companions (bounds a decision's time). */
+  readonly plateScanLimit: number;
 }
 
 const HOUR = 3_600_000;
@@ -138,6 +160,10 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
   rushAdvanceMs: 48 * HOUR,
   sellerPriorityStepMs: 12 * HOUR,
   knownMaterials: FILAMENT_TYPES,
+  partsPerPlate: 1,
+  plateGapMm: 10,
+  plateSlackMs: HOUR,
+  plateScanLimit: 64,
 };
 
 export interface Assignment {
@@ -154,6 +180,17 @@ export interface Assignment {
    * job's material and colour but holds too little, so a fresh one of the same is asked for.
    */
   readonly rule: 'pinned' | 'loaded-spool' | 'overdue' | 'spool-change' | 'fresh-spool';
+  /**
+   * When other jobs share the plate (rule 7): every part on it, this job first, with where it goes
+   * on the bed. The others go to the same printer and print with this one. Absent: it prints alone.
+   */
+  readonly plate?: readonly PlatePart[];
+}
+
+/** A part on a plate of several: the job and its place on the bed. */
+export interface PlatePart extends Placement {
+  /** The job's id (Placement.id). */
+  readonly id: string;
 }
 
 export interface DispatchDecision {
@@ -257,6 +294,12 @@ export function priorityKey(job: PlannerJob, options: PlannerOptions = DEFAULT_P
     (job.rush ? options.rushAdvanceMs : 0) -
     Math.max(0, job.sellerPriority) * options.sellerPriorityStepMs
   );
+}
+
+/** When the job's order was promised: its due date or placed + the standard lead time, whichever is sooner. */
+export function promisedBy(job: PlannerJob, options: PlannerOptions = DEFAULT_PLANNER_OPTIONS): number {
+  const promised = job.orderPlacedAt + options.standardLeadTimeMs;
+  return job.dueAt === null ? promised : Math.min(job.dueAt, promised);
 }
 
 /* ---------------------------------------------------------------- the queue index */
@@ -398,6 +441,11 @@ export class DispatchQueue {
   }
 
   /** @internal for the planner */
+  entry(jobId: string): Entry | undefined {
+    return this.entries.get(jobId);
+  }
+
+  /** @internal for the planner */
   pinnedTo(printerId: string): readonly Entry[] {
     return this.pinned.get(printerId) ?? [];
   }
@@ -453,12 +501,17 @@ export function planDispatch(
       spoolChange = { material: printer.loaded!.material, colour: printer.loaded!.colour };
       if (rule === 'loaded-spool') rule = 'fresh-spool';
     }
-    assignments.push({ jobId: job.id, printerId: printer.id, spoolChange, rule });
-    if (job.pinnedPrinterId === null) {
-      const id = bucketId(job.material, job.colour, job.nozzleMm);
-      takenSeconds.set(id, (takenSeconds.get(id) ?? 0) + job.printSeconds);
-    }
     taken.add(job.id);
+    // The plate fills as its lead is chosen, so that the printers after it see only the jobs left
+    // and turn to other work rather than splitting one group into thinner plates.
+    const assignment = fillPlate({ jobId: job.id, printerId: printer.id, spoolChange, rule }, printer, queue, taken, now);
+    assignments.push(assignment);
+    for (const part of assignment.plate ?? [{ id: job.id }]) {
+      const member = queue.get(part.id)!;
+      if (member.pinnedPrinterId !== null) continue;
+      const id = bucketId(member.material, member.colour, member.nozzleMm);
+      takenSeconds.set(id, (takenSeconds.get(id) ?? 0) + member.printSeconds);
+    }
     busyPrinters.add(printer.id);
     stagger.started(printer);
   };
@@ -634,6 +687,95 @@ export function planDispatch(
 
   const heldBack = ready.filter((p) => !busyPrinters.has(p.id) && !stagger.mayStart(p));
   return { assignments, startsLeft: stagger.left(), nextStartAt: stagger.nextStartAt(heldBack) };
+}
+
+/**
+ * Rule 7: the jobs that join `lead`'s plate, taken from the queue in priority order (marked in
+ * `taken`). A pinned job prints alone: a person chose that printer for that part.
+ */
+function fillPlate(
+  lead: Assignment,
+  printer: PlannerPrinter,
+  queue: DispatchQueue,
+  taken: Set<string>,
+  now: number,
+): Assignment {
+  const options = queue.options;
+  const leadEntry = queue.entry(lead.jobId)!;
+  const leadJob = leadEntry.job;
+  if (options.partsPerPlate <= 1 || printer.printsPlates === false || leadJob.pinnedPrinterId !== null || !leadJob.plateKey)
+    return lead;
+  const spool = lead.spoolChange ?? printer.loaded!;
+  // A fresh spool's weight is not known; a loaded one must hold the whole plate.
+  const gramsLeft = lead.spoolChange === null ? printer.loaded?.gramsLeft : undefined;
+  const groups =
+    spool.colour === ANY_COLOUR
+      ? [queue.bucket(spool.material, ANY_COLOUR, printer.nozzleMm)]
+      : [
+          queue.bucket(spool.material, spool.colour, printer.nozzleMm),
+          queue.bucket(spool.material, ANY_COLOUR, printer.nozzleMm),
+        ];
+  const candidates: Entry[] = [];
+  for (const bucket of groups) {
+    if (!bucket) continue;
+    let seen = 0;
+    for (let i = bucket.head; i < bucket.entries.length && seen < options.plateScanLimit; i++) {
+      const e = bucket.entries[i]!;
+      if (!e.live || taken.has(e.job.id) || e.job.plateKey !== leadJob.plateKey) continue;
+      seen += 1;
+      candidates.push(e);
+    }
+  }
+  candidates.sort((a, b) => (before(a, b) ? -1 : 1));
+
+  const spacing = {
+    edgeMarginMm: options.bedMarginMm,
+    gapMm: options.plateGapMm,
+    heightMarginMm: options.heightMarginMm,
+  };
+  const members: Entry[] = [leadEntry];
+  let layout: Placement[] | null = null;
+  let seconds = leadJob.printSeconds;
+  let grams = leadJob.grams ?? 0;
+  let gramsKnown = leadJob.grams !== undefined;
+  // A part that would miss its promise even printed alone now is late already, not late for the
+  // plate: it binds nothing, but a late lead takes only parts as late as it is (all of them behind,
+  // each would otherwise wait for a plate of its own), never on-time ones that would hold it up.
+  const lateAlone = (e: Entry) => now + e.job.printSeconds * 1000 > promisedBy(e.job, options);
+  const leadLate = lateAlone(leadEntry);
+  let earliestDeadline = leadLate ? Infinity : leadEntry.key;
+  for (const e of candidates) {
+    if (members.length >= options.partsPerPlate) break;
+    const late = lateAlone(e);
+    if (leadLate && !late) continue;
+    const deadline = late ? earliestDeadline : Math.min(earliestDeadline, e.key);
+    const endsAt = now + (seconds + e.job.printSeconds) * 1000 + options.plateSlackMs;
+    if (endsAt > deadline) continue;
+    if (
+      gramsLeft !== undefined &&
+      gramsKnown &&
+      e.job.grams !== undefined &&
+      gramsLeft < gramsNeeded(grams + e.job.grams)
+    )
+      continue;
+    const tried = packPlate(
+      [...members, e].map((m) => ({ id: m.job.id, size: m.job.size })),
+      printer.bed,
+      spacing,
+    );
+    if (!tried) continue;
+    members.push(e);
+    layout = tried;
+    seconds += e.job.printSeconds;
+    if (e.job.grams === undefined) gramsKnown = false;
+    else grams += e.job.grams;
+    earliestDeadline = deadline;
+    taken.add(e.job.id);
+  }
+  if (!layout) return lead;
+  // The lead first, then the others in priority order (the order their labels get on the plate).
+  const at = new Map(layout.map((p) => [p.id, p]));
+  return { ...lead, plate: members.map((m) => at.get(m.job.id)!) };
 }
 
 /**

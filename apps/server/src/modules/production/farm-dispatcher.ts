@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clearsItself, isPrinterFree, type PrinterKind, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
+import { clearsItself, isPrinterFree, PRINT_JOB_ON_PRINTER, type PrinterKind, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
 import { verdictOnFinish, withEjectTail } from './continuous-printing.ts';
 import {
   DispatchQueue,
@@ -13,7 +13,7 @@ import type { FileStorage } from '../designs/file-storage.ts';
 import type { SlicerPrinter } from '../designs/slicer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
-import type { PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
+import type { PlateObject, PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
 import { fileMatch, readOutcome, readPrinter, type Reading } from './printer-reading.ts';
 import { clearingOf, type PrinterRepository, type PrinterRow } from './printer-repository.ts';
 
@@ -32,6 +32,15 @@ import { clearingOf, type PrinterRepository, type PrinterRow } from './printer-r
 /** Where a file is uploaded on every printer: one name per job, so a repeated upload replaces it. */
 export const printFileName = (jobId: string) => `layerline-${jobId}.gcode`;
 
+/** The file a job's print is in: its own, or its plate lead's (issue 22). */
+const fileNameOf = (job: Pick<PrintJobRow, 'id' | 'plateLeadId'>) => printFileName(job.plateLeadId ?? job.id);
+
+/** A part's object on its plate: its index and a label Klipper and PrusaSlicer take as it is. */
+export const plateObjectOf = (job: Pick<PrintJobRow, 'id' | 'plateIndex'>): PlateObject => ({
+  index: job.plateIndex ?? 0,
+  label: `P${job.plateIndex ?? 0}_${job.id.replace(/-/g, '').slice(0, 8)}`,
+});
+
 /** How many printed jobs and packed orders the autopilot looks at per tick (those for a person are skipped). */
 const AUTOPILOT_PAGE = 500;
 
@@ -41,6 +50,12 @@ const UPLOAD_SETTLE_MS = 120_000;
 export interface FarmDispatcherOptions {
   /** FARM_AUTOPILOT: confirm beds, QC, spools and packing by itself after `delayMs`. */
   readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
+  /**
+   * FARM_PARTS_PER_PLATE (issue 22): at most this many parts on one plate; 1 prints each alone.
+   * Plates go to simulated printers only until plate slicing is wired into the slicing job
+   * (docs/print-farm.md, "Plates").
+   */
+  readonly partsPerPlate?: number;
   readonly now?: () => number;
 }
 
@@ -117,6 +132,9 @@ export function plannerPrinterOf(
     paused: row.status === 'paused',
     retired: row.status === 'retired',
     lastStartAt: row.lastStartedAt?.getTime() ?? null,
+    // A simulated printer prints a plate from its parts' estimates; a real one needs the plate's own
+    // G-code, which the slicing job does not make yet (docs/print-farm.md, "Plates").
+    printsPlates: row.connectionKind === 'simulated',
   };
 }
 
@@ -125,7 +143,7 @@ export function plannerJobOf(
   job: Pick<
     PrintJobRow,
     | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds' | 'grams'
-    | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey'
+    | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey' | 'printConfigId'
   >,
 ): PlannerJob {
   return {
@@ -143,6 +161,7 @@ export function plannerJobOf(
     pinnedPrinterId: job.pinnedPrinterId,
     priorityOverride: job.manualKey,
     seq: job.seq,
+    plateKey: job.printConfigId,
   };
 }
 
@@ -155,6 +174,23 @@ export function simulationFile(job: PrintJobRow): Uint8Array {
       `; part: ${job.partName.replace(/[\r\n]/g, ' ')}`,
       `; estimated printing time (normal mode) = ${Math.round(job.printSeconds)}s`,
       `; filament used [g] = ${job.grams.toFixed(2)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The simulation file of a plate: every part on it, printing for as long as their estimates together. */
+export function plateSimulationFile(parts: readonly PrintJobRow[]): Uint8Array {
+  const seconds = parts.reduce((sum, p) => sum + p.printSeconds, 0);
+  const grams = parts.reduce((sum, p) => sum + p.grams, 0);
+  return new TextEncoder().encode(
+    [
+      '; Layerline simulation file of a plate: PrusaSlicer is not installed, so these parts have no real G-code.',
+      '; It prints only on a simulated printer, for as long as the estimates together say.',
+      ...parts.map((p) => `; part ${plateObjectOf(p).label}: ${p.partName.replace(/[\r\n]/g, ' ')}`),
+      ...parts.map((p) => `EXCLUDE_OBJECT_DEFINE NAME=${plateObjectOf(p).label}`),
+      `; estimated printing time (normal mode) = ${Math.round(seconds)}s`,
+      `; filament used [g] = ${grams.toFixed(2)}`,
       '',
     ].join('\n'),
   );
@@ -178,14 +214,14 @@ const QUEUE_CHANGES_MARGIN_MS = 10_000;
  * minute, so anything a read missed is corrected within a minute. A stale entry cannot do harm:
  * the assignment's compare-and-set checks the job and its order again.
  */
-function createKeptQueue(jobs: PrintJobRepository, now: () => number) {
-  let sliced = new DispatchQueue();
-  let simulation = new DispatchQueue();
+function createKeptQueue(jobs: PrintJobRepository, now: () => number, partsPerPlate: number) {
+  let sliced = new DispatchQueue([], { partsPerPlate });
+  let simulation = new DispatchQueue([], { partsPerPlate });
   let fullReadAt = -Infinity;
   let readAt = 0;
   const split = (rows: readonly QueueEntryRow[]) => ({
-    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf)),
-    simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf)),
+    sliced: new DispatchQueue(rows.filter((r) => r.fileKind !== 'simulation').map(plannerJobOf), { partsPerPlate }),
+    simulation: new DispatchQueue(rows.filter((r) => r.fileKind === 'simulation').map(plannerJobOf), { partsPerPlate }),
   });
   const drop = (jobId: string) => {
     sliced.remove(jobId);
@@ -229,7 +265,11 @@ export function createFarmDispatcher(deps: {
   const autopilot: FarmActor = { kind: 'autopilot' };
 
   const driverOf = (row: PrinterRow) => drivers(row.id, printers.connection(row));
-  const keptQueue = createKeptQueue(jobs, now);
+  const keptQueue = createKeptQueue(jobs, now, options.partsPerPlate ?? 1);
+
+  /** The jobs that print together with `job`: every part of its plate (itself too), or itself alone. */
+  const partsOf = async (job: PrintJobRow): Promise<PrintJobRow[]> =>
+    job.plateIndex === null ? [job] : jobs.plateParts(job.plateLeadId ?? job.id);
   let passedSweepAt = -Infinity;
 
   /**
@@ -257,14 +297,42 @@ export function createFarmDispatcher(deps: {
     return { ready: { ...base, bytes: ejecting(await storage.readAll(file.gcodeKey)), estimatedPrintSeconds: file.printSeconds ?? job.printSeconds } };
   }
 
-  /** Back to the queue (nothing printed): the printer is let go, and the reason kept for the board. */
-  async function requeue(job: PrintJobRow, from: 'assigned' | 'uploading', reason: string): Promise<void> {
-    const moved = await jobs.move(job.id, from, 'queued', { printerId: null, spoolChange: null, failureReason: reason });
-    if (moved) await jobs.record({ kind: 'requeued', jobId: job.id, printerId: job.printerId, orderId: job.orderId, actorKind: 'system', detail: reason });
+  /**
+   * A plate's file: a simulated printer prints it from its parts' estimates (it reads no G-code).
+   * Plates go to simulated printers only (PlannerPrinter.printsPlates), so a real printer never
+   * gets one until plate slicing is wired into the slicing job: `refused`.
+   */
+  function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[], row: PrinterRow): { ready: PrintFile } | { refused: string } {
+    if (row.connectionKind !== 'simulated')
+      return { refused: `${row.name} cannot print the plate led by “${lead.partName}”: plates are not sliced for real printers yet` };
+    return {
+      ready: {
+        fileName: printFileName(lead.id),
+        bytes: plateSimulationFile(parts),
+        estimatedPrintSeconds: parts.reduce((sum, p) => sum + p.printSeconds, 0),
+        objects: parts.map(plateObjectOf),
+      },
+    };
   }
 
-  /** The print ended on the printer: a fact (time, material, reason) kept on the job. */
-  async function endPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null = null): Promise<void> {
+  /** Back to the queue (nothing printed): the printer is let go, and the reason kept for the board. */
+  async function requeue(job: PrintJobRow, from: 'assigned' | 'uploading', reason: string): Promise<void> {
+    // A plate goes back whole, each part on its own again: the next decision may plate them anew.
+    for (const part of await partsOf(job)) {
+      const moved = await jobs.move(part.id, from, 'queued', { printerId: null, spoolChange: null, failureReason: reason, plateLeadId: null, plateIndex: null });
+      if (moved) await jobs.record({ kind: 'requeued', jobId: part.id, printerId: part.printerId, orderId: part.orderId, actorKind: 'system', detail: reason });
+    }
+  }
+
+  /**
+   * The print ended on the printer: a fact (time, material, reason) kept on each part it held. QC
+   * stays per part, and a part that fails is reprinted alone (job-outcomes).
+   */
+  async function endPrint(held: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null = null): Promise<void> {
+    for (const part of await partsOf(held)) await endPartPrint(part, row, status, failure, qcNote);
+  }
+
+  async function endPartPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null): Promise<void> {
     if (failure === null) {
       const printed = await jobs.move(job.id, 'printing', 'printed', { progress: 1, secondsLeft: 0, finishedAt: new Date(now()), qcNote });
       if (!printed) return;
@@ -326,10 +394,12 @@ export function createFarmDispatcher(deps: {
 
   /** A printing job whose printer is gone: it failed (what it printed is lost to us), and is reprinted. */
   async function printerGone(job: PrintJobRow, reason: string): Promise<void> {
-    const failed = await jobs.move(job.id, 'printing', 'failed', { failureReason: reason, finishedAt: new Date(now()) });
-    if (!failed) return;
-    await jobs.record({ kind: 'failed', jobId: job.id, printerId: job.printerId, orderId: job.orderId, actorKind: 'system', detail: reason });
-    await outcomes.jobFailed(failed, { kind: 'system' });
+    for (const part of await partsOf(job)) {
+      const failed = await jobs.move(part.id, 'printing', 'failed', { failureReason: reason, finishedAt: new Date(now()) });
+      if (!failed) continue;
+      await jobs.record({ kind: 'failed', jobId: part.id, printerId: part.printerId, orderId: part.orderId, actorKind: 'system', detail: reason });
+      await outcomes.jobFailed(failed, { kind: 'system' });
+    }
   }
 
   /** A print used its grams of the loaded spool (read again: a person may have changed spools meanwhile). */
@@ -361,7 +431,7 @@ export function createFarmDispatcher(deps: {
       if (answer.ok && answer.value.state === 'unknown') await carryOut(readPrinter('printing', answer, '', row.name), undefined, row);
       return;
     }
-    const fileName = printFileName(held.id);
+    const fileName = fileNameOf(held);
     let reading = readPrinter(held.status, answer, fileName, row.name);
     if (reading.kind === 'ask-outcome') reading = readOutcome(await driver.lastOutcome(fileName), row.name);
     await carryOut(reading, held, row, answer.ok ? answer.value : null);
@@ -391,16 +461,20 @@ export function createFarmDispatcher(deps: {
   }
 
   async function markPrinting(job: PrintJobRow, row: PrinterRow): Promise<void> {
-    const moved = await jobs.move(job.id, 'uploading', 'printing', { startedAt: new Date(now()), failureReason: null });
-    if (!moved) return;
-    await jobs.record({ kind: 'printing', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: 'printer', detail: `Printing on ${row.name}` });
-    await outcomes.jobStarted(moved);
+    for (const part of await partsOf(job)) {
+      const moved = await jobs.move(part.id, 'uploading', 'printing', { startedAt: new Date(now()), failureReason: null });
+      if (!moved) continue;
+      await jobs.record({ kind: 'printing', jobId: part.id, printerId: row.id, orderId: part.orderId, actorKind: 'printer', detail: `Printing on ${row.name}` });
+      await outcomes.jobStarted(moved);
+    }
   }
 
   /** Sends an assigned job's file to its printer and starts it. */
   async function startJob(jobId: string): Promise<boolean> {
     const job = await jobs.find(jobId);
-    if (!job || job.status !== 'assigned' || job.printerId === null || job.spoolChange !== null) return false;
+    // The other parts of a plate start with its lead.
+    if (!job || job.status !== 'assigned' || job.printerId === null || job.spoolChange !== null || job.plateLeadId !== null) return false;
+    const parts = await partsOf(job);
     const row = await printers.find(job.printerId);
     if (!row || row.status !== 'active') {
       await requeue(job, 'assigned', 'The printer was paused or retired before the job started');
@@ -408,7 +482,7 @@ export function createFarmDispatcher(deps: {
     }
     let found: Awaited<ReturnType<typeof fileFor>>;
     try {
-      found = await fileFor(job, row);
+      found = parts.length > 1 ? plateFileFor(job, parts, row) : await fileFor(job, row);
     } catch (error) {
       deps.log?.error({ err: error, jobId }, 'print file could not be read');
       await requeue(job, 'assigned', 'The sliced file could not be read; it is tried again');
@@ -423,6 +497,7 @@ export function createFarmDispatcher(deps: {
     const file = found.ready;
     const uploading = await jobs.move(job.id, 'assigned', 'uploading');
     if (!uploading) return false;
+    for (const part of parts) if (part.id !== job.id) await jobs.move(part.id, 'assigned', 'uploading');
     const driver = driverOf(row);
     const uploaded = await driver.upload(file, { startPrint: true });
     if (!uploaded.ok) return notStarted(uploading, row, uploaded.failure, `${row.name}: ${uploaded.failure.message}`);
@@ -513,7 +588,7 @@ export function createFarmDispatcher(deps: {
 
   /**
    * The spool the job asked for is in the toolhead: the printer's spools say so, and the job may
-   * start. The spool loaded holds enough for the job (its grams plus the margin): a spare on the
+   * start. The spool loaded holds enough for the job, or its whole plate (the grams plus the margin): a spare on the
    * printer that does, else a new full one, never the nearly empty spool it replaces.
    */
   async function loadSpool(job: PrintJobRow, actor: FarmActor): Promise<PrintJobRow | undefined> {
@@ -521,7 +596,8 @@ export function createFarmDispatcher(deps: {
     const row = await printers.find(job.printerId);
     if (!row) return job;
     const wanted = job.spoolChange;
-    const needed = gramsNeeded(job.grams);
+    // A plate's lead loads the spool for every part on the plate.
+    const needed = gramsNeeded((await partsOf(job)).reduce((sum, part) => sum + part.grams, 0));
     const spools = (row.spools as PrinterSpool[]).map((s) => ({ ...s, loaded: false }));
     const match = spools.find(
       (s) =>
@@ -586,24 +662,64 @@ export function createFarmDispatcher(deps: {
     for (const a of [...first.assignments, ...second.assignments]) {
       // Taken or not, it leaves the kept queue: a lost race or an order on hold comes back by the next read.
       keptQueue.taken(a.jobId);
+      for (const part of a.plate ?? []) keptQueue.taken(part.id);
       const detail = a.spoolChange
         ? `Assigned (${a.rule}); load ${a.spoolChange.material} ${a.spoolChange.colour} first`
-        : `Assigned (${a.rule})`;
-      if (await jobs.assign(a.jobId, a.printerId, a.spoolChange, new Date(t), detail)) assigned.push(a.jobId);
+        : `Assigned (${a.rule})${a.plate ? ` with ${a.plate.length - 1} more parts on its plate` : ''}`;
+      if (!(await jobs.assign(a.jobId, a.printerId, a.spoolChange, new Date(t), detail))) continue;
+      assigned.push(a.jobId);
+      if (a.plate) {
+        const others = a.plate.slice(1).map((part, i) => ({ id: part.id, index: i + 1 }));
+        await jobs.joinPlate(a.jobId, a.printerId, others, new Date(t));
+      }
     }
     return { assigned, decisionMs: performance.now() - started };
+  }
+
+  /**
+   * A part of a plate failed mid-print (a person saw it): the printer skips it and prints the rest
+   * (Klipper's exclude_object, Bambu's skip_objects), and the part fails now, to be reprinted alone.
+   * The bed needs clearing after this print whatever else happens. `refused`: the printer cannot skip.
+   */
+  async function skipPart(job: PrintJobRow, reason: string, actor: FarmActor): Promise<{ refused: string } | { failed: PrintJobRow }> {
+    const row = job.printerId === null ? undefined : await printers.find(job.printerId);
+    if (!row) return { refused: 'The part is on no printer' };
+    const driver = driverOf(row);
+    if (!driver.skipObjects) return { refused: `${row.name} cannot skip one part of a plate; fail it at QC when the plate is done` };
+    const skipped = await driver.skipObjects([plateObjectOf(job)]);
+    if (!skipped.ok) return { refused: `${row.name} did not skip the part: ${skipped.failure.message}` };
+    await jobs.setBedClear(row.id, false, null);
+    const failed = await jobs.move(job.id, 'printing', 'failed', { failureReason: reason, finishedAt: new Date(now()) });
+    if (!failed) return { refused: 'The part stopped printing meanwhile; reload the board' };
+    await jobs.record({ kind: 'failed', jobId: job.id, printerId: row.id, orderId: job.orderId, actorKind: actor.kind, actorId: actorIdOf(actor), detail: `Skipped on ${row.name}: ${reason}` });
+    await outcomes.jobFailed(failed, actor);
+    return { failed };
   }
 
   return {
     startJob,
     confirmBedClear,
     loadSpool,
+    skipPart,
 
     /** Cancels a job's print on its printer (the order was cancelled). */
     async cancelOnPrinter(job: PrintJobRow): Promise<void> {
       if (job.printerId === null) return;
       const row = await printers.find(job.printerId);
       if (!row) return;
+      if (job.plateIndex !== null) {
+        // Other orders' parts share the plate: they print on. Not started yet, they go back to the
+        // queue (their plate's lead may be this job); printing, this part is skipped where the printer can.
+        const others = (await partsOf(job)).filter((p) => p.id !== job.id && (PRINT_JOB_ON_PRINTER as readonly string[]).includes(p.status));
+        if (others.length > 0) {
+          const waiting = others.find((p) => p.status === 'assigned');
+          if (waiting) return requeue(waiting, 'assigned', 'A part on its plate was cancelled before the plate started');
+          const driver = driverOf(row);
+          const skipped = driver.skipObjects ? await driver.skipObjects([plateObjectOf(job)]) : null;
+          if (skipped && !skipped.ok) deps.log?.error({ printerId: row.id, failure: skipped.failure }, 'could not skip a cancelled part of a plate');
+          return;
+        }
+      }
       // The job may have started since the last poll: the printer is asked whatever it said last.
       const result = await driverOf(row).cancel();
       if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
@@ -617,7 +733,13 @@ export function createFarmDispatcher(deps: {
     async tick(): Promise<TickReport> {
       let rows = (await printers.list()).filter((r) => r.status !== 'retired');
       const onPrinters = await jobs.onPrinters();
-      const held = new Map(onPrinters.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job] as const] : [])));
+      // What a printer holds: its job, or the first part of its plate still on it.
+      const held = new Map<string, PrintJobRow>();
+      for (const { job } of onPrinters) {
+        if (job.printerId === null) continue;
+        const other = held.get(job.printerId);
+        if (!other || (job.plateIndex ?? 0) < (other.plateIndex ?? 0)) held.set(job.printerId, job);
+      }
       await Promise.all(
         rows.map((row) =>
           pollPrinter(row, held.get(row.id)).catch((error: unknown) =>

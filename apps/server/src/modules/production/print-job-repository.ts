@@ -55,6 +55,8 @@ export interface QueueEntryRow {
   readonly rush: boolean;
   readonly pinnedPrinterId: string | null;
   readonly manualKey: number | null;
+  /** Parts of the same print configuration share settings, so they may share a plate. */
+  readonly printConfigId: string;
 }
 
 export interface ProductionEventInput {
@@ -204,6 +206,7 @@ export function createPrintJobRepository(db: Database) {
           rush: printJob.rush,
           pinnedPrinterId: printJob.pinnedPrinterId,
           manualKey: printJob.manualKey,
+          printConfigId: printJob.printConfigId,
         })
         .from(printJob)
         .innerJoin(order, eq(order.id, printJob.orderId))
@@ -282,12 +285,50 @@ export function createPrintJobRepository(db: Database) {
       }
     },
 
+    /**
+     * Puts queued jobs on the plate of `leadId`, assigned to its printer (issue 22), in one
+     * statement: each only while it is still queued and its order in the farm's hands, and only
+     * while the lead is assigned to that printer. A part that moved on meanwhile is left out (the
+     * layout of the others stays valid); the lead becomes index 0 when any joined. Returns the ids
+     * that joined.
+     */
+    async joinPlate(leadId: string, printerId: string, parts: readonly { id: string; index: number }[], at: Date): Promise<string[]> {
+      if (parts.length === 0) return [];
+      const result = await db.execute(sql`
+        WITH lead AS (
+          SELECT id FROM print_job WHERE id = ${leadId}::uuid AND status = 'assigned' AND printer_id = ${printerId}::uuid
+        ), joined AS (
+          UPDATE print_job SET status = 'assigned', printer_id = ${printerId}::uuid, plate_lead_id = ${leadId}::uuid,
+                 plate_index = v.idx, assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
+          FROM unnest(${`{${parts.map((p) => p.id).join(',')}}`}::uuid[], ${`{${parts.map((p) => p.index).join(',')}}`}::int[]) AS v(id, idx)
+          WHERE print_job.id = v.id AND print_job.status = 'queued' AND EXISTS (SELECT 1 FROM lead)
+            AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
+          RETURNING print_job.id, print_job.order_id, v.idx
+        ), led AS (
+          UPDATE print_job SET plate_index = 0 WHERE id = ${leadId}::uuid AND EXISTS (SELECT 1 FROM joined)
+        ), recorded AS (
+          INSERT INTO production_event (kind, job_id, printer_id, order_id, actor_kind, detail)
+          SELECT 'assigned', joined.id, ${printerId}::uuid, joined.order_id, 'system', 'Assigned to a plate (part ' || (joined.idx + 1) || ')' FROM joined
+        )
+        SELECT id FROM joined`);
+      return (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+    },
+
+    /** Every part of the plate led by `leadId` (the lead too), whatever their status, in plate order. */
+    async plateParts(leadId: string): Promise<PrintJobRow[]> {
+      return db
+        .select()
+        .from(printJob)
+        .where(sql`${printJob.id} = ${leadId}::uuid OR ${printJob.plateLeadId} = ${leadId}::uuid`)
+        .orderBy(asc(printJob.plateIndex));
+    },
+
     /** Compare-and-set of a job's status, with the fields that change with it. False: it moved on meanwhile. */
     async move(
       jobId: string,
       from: PrintJobStatus,
       to: PrintJobStatus,
-      fields: Partial<Pick<NewPrintJob, 'printerId' | 'progress' | 'secondsLeft' | 'failureReason' | 'qcBy' | 'qcNote' | 'startedAt' | 'finishedAt' | 'spoolChange' | 'assignedAt'>> = {},
+      fields: Partial<Pick<NewPrintJob, 'printerId' | 'progress' | 'secondsLeft' | 'failureReason' | 'qcBy' | 'qcNote' | 'startedAt' | 'finishedAt' | 'spoolChange' | 'assignedAt' | 'plateLeadId' | 'plateIndex'>> = {},
     ): Promise<PrintJobRow | undefined> {
       const [row] = await db
         .update(printJob)

@@ -8,6 +8,7 @@ import {
   printJobSchema,
   productionBoardSchema,
   qcInputSchema,
+  skipPartInputSchema,
 } from '@layerline/contracts';
 import { requireAdmin } from '../../http/viewer.ts';
 import { renderPackingSlip } from './packing-slip.ts';
@@ -64,6 +65,20 @@ export function registerProductionRoutes(app: FastifyInstance, deps: { productio
       },
     },
     async (request) => production.qc(requireAdmin(request).id, request.params.id, request.body),
+  );
+
+  api.post(
+    '/api/admin/production/jobs/:id/skip',
+    {
+      schema: {
+        tags,
+        summary: 'A part failing mid-print on a plate of several: its printer skips it and prints the rest; the part is reprinted alone (409 when the printer cannot skip)',
+        params: idParams('print job'),
+        body: skipPartInputSchema,
+        response: { 200: printJobSchema },
+      },
+    },
+    async (request) => production.skipPart(requireAdmin(request).id, request.params.id, request.body),
   );
 
   api.post(

@@ -164,6 +164,13 @@ export const printJob = pgTable(
     progress: doublePrecision('progress'),
     secondsLeft: doublePrecision('seconds_left'),
     failureReason: text('failure_reason'),
+    /**
+     * On a plate of several parts (issue 22): the plate's lead job (the one uploaded and started)
+     * for the others on it, null for the lead and for a part printed alone; and the part's index on
+     * the plate (0 for the lead), which is also its object id and label in the plate's G-code.
+     */
+    plateLeadId: uuid('plate_lead_id'),
+    plateIndex: integer('plate_index'),
     /** Who passed or failed it: a user id, or 'autopilot'. */
     qcBy: text('qc_by'),
     /** What QC should look at closely (the printer could not tell how the print ended), or null. */
@@ -182,10 +189,12 @@ export const printJob = pgTable(
       table.copy,
       table.attempt,
     ),
-    // No printer ever holds two jobs: the dispatcher's compare-and-set relies on it.
+    // No printer ever holds two jobs, or two plates: the dispatcher's compare-and-set relies on it.
+    // The other parts of a plate ride on its lead and do not count.
     uniqueIndex('print_job_one_per_printer_idx')
       .on(table.printerId)
-      .where(sql`${table.status} IN ('assigned', 'uploading', 'printing')`),
+      .where(sql`${table.status} IN ('assigned', 'uploading', 'printing') AND ${table.plateLeadId} IS NULL`),
+    index('print_job_plate_lead_idx').on(table.plateLeadId),
     index('print_job_order_idx').on(table.orderId),
     index('print_job_status_seq_idx').on(table.status, table.seq),
     // The dispatcher's kept queue reads the jobs changed since its last decision.

@@ -10,6 +10,7 @@ import {
   type PrinterStatus,
   type ProductionBoard,
   type QcInput,
+  type SkipPartInput,
 } from '@layerline/contracts';
 import { AppError, notFound } from '../../errors.ts';
 import type { AuditRepository } from '../audit/audit-repository.ts';
@@ -190,6 +191,7 @@ export function createProductionService(deps: {
       createdAt: job.createdAt.toISOString(),
       startedAt: job.startedAt?.toISOString() ?? null,
       finishedAt: job.finishedAt?.toISOString() ?? null,
+      plate: job.plateIndex === null ? null : { leadId: job.plateLeadId ?? job.id, index: job.plateIndex },
     };
   }
 
@@ -292,7 +294,10 @@ export function createProductionService(deps: {
         jobs.ordersAwaitingPacking(100),
         jobs.heldOrders(100),
       ]);
-      const jobOn = new Map(onPrinters.flatMap((j) => (j.job.printerId ? [[j.job.printerId, j.job.id] as const] : [])));
+      // A printer's job, or the first part of its plate (the others are on the plate with it).
+      const jobOn = new Map<string, string>();
+      for (const { job } of [...onPrinters].sort((a, b) => (b.job.plateIndex ?? 0) - (a.job.plateIndex ?? 0)))
+        if (job.printerId) jobOn.set(job.printerId, job.id);
       const boardPrinters: BoardPrinter[] = rows
         .filter((r) => r.status !== 'retired')
         .map((r) => ({
@@ -344,6 +349,16 @@ export function createProductionService(deps: {
       if (job.status !== 'assigned' || !job.spoolChange) throw new AppError('conflict', 'This job is not waiting for a spool');
       await dispatcher.loadSpool(job, admin(adminId));
       await dispatcher.startJob(job.id);
+      return afterChange(jobId);
+    },
+
+    /** A part of a plate fails mid-print: its printer skips it and finishes the others (issue 22). */
+    async skipPart(adminId: string, jobId: string, input: SkipPartInput): Promise<PrintJob> {
+      const { job } = await existingJob(jobId);
+      if (job.status !== 'printing' || job.plateIndex === null)
+        throw new AppError('conflict', 'Only a part printing on a plate of several can be skipped; a part printed alone is cancelled or failed at QC');
+      const outcome = await dispatcher.skipPart(job, input.reason, admin(adminId));
+      if ('refused' in outcome) throw new AppError('conflict', outcome.refused);
       return afterChange(jobId);
     },
 

@@ -70,16 +70,37 @@ function JobOnPrinter({ printer, job }: { printer: BoardPrinter; job: PrintJob |
   );
 }
 
+/** The parts printing together on a plate of several (issue 22), in plate order. */
+function PlateParts({ parts }: { parts: readonly PrintJob[] }) {
+  return (
+    <Box data-testid="printer-plate">
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ fontWeight: 600 }}>
+        Plate of {parts.length} parts
+      </Typography>
+      <Box component="ol" sx={{ m: 0, pl: 2.5 }}>
+        {parts.map((part) => (
+          <Typography key={part.id} component="li" variant="caption" data-testid="plate-part" noWrap title={part.partName}>
+            {part.partName} · order {part.orderNumber}
+          </Typography>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
 /** One printer of the board: its state, the job on it, its spool and whether its bed is clear. */
 export function PrinterCard({
   printer,
   job,
+  plateParts = [],
   colourOf,
   onConfirmBedClear,
   confirming,
 }: {
   printer: BoardPrinter;
   job: PrintJob | undefined;
+  /** Every part on the job's plate when it shares one (the job too); empty when it prints alone. */
+  plateParts?: readonly PrintJob[];
   colourOf(material: string, colour: string): ColourInfo;
   onConfirmBedClear(printer: BoardPrinter): void;
   confirming: boolean;
@@ -133,6 +154,7 @@ export function PrinterCard({
         ) : null}
 
         <JobOnPrinter printer={printer} job={job} />
+        {plateParts.length > 1 ? <PlateParts parts={plateParts} /> : null}
         {job?.spoolChange ? <SpoolChange job={job} colourOf={colourOf} /> : null}
 
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>

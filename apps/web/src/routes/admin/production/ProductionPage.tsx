@@ -33,6 +33,7 @@ import { QcPanel } from './QcPanel.tsx';
 import { QueueTable } from './QueueTable.tsx';
 import { ShippingReadyPanel } from './ShippingReadyPanel.tsx';
 import { ShippingWritebacksPanel } from './ShippingWritebacksPanel.tsx';
+import { SkipPartDialog } from './SkipPartDialog.tsx';
 import { SpoolChange } from './SpoolChange.tsx';
 import {
   attemptLabel,
@@ -74,6 +75,19 @@ function Section({
   );
 }
 
+/** The parts of each plate of several on the printers (issue 22), by the plate's lead, in plate order. */
+function platesOf(active: readonly PrintJob[]): Map<string, PrintJob[]> {
+  const plates = new Map<string, PrintJob[]>();
+  for (const job of active) {
+    if (!job.plate) continue;
+    const parts = plates.get(job.plate.leadId) ?? [];
+    parts.push(job);
+    plates.set(job.plate.leadId, parts);
+  }
+  for (const parts of plates.values()) parts.sort((a, b) => a.plate!.index - b.plate!.index);
+  return plates;
+}
+
 function ActiveJobs({
   jobs,
   colourOf,
@@ -81,6 +95,8 @@ function ActiveJobs({
   jobs: PrintJob[];
   colourOf(material: string, colour: string): ColourInfo;
 }) {
+  const plates = platesOf(jobs);
+  const [skipping, setSkipping] = useState<PrintJob | null>(null);
   if (jobs.length === 0) return <Alert severity="info">Nothing printing.</Alert>;
   return (
     <TableContainer>
@@ -107,6 +123,16 @@ function ActiveJobs({
                   </Typography>
                 ) : null}
                 {job.spoolChange ? <SpoolChange job={job} colourOf={colourOf} /> : null}
+                {job.plate && (plates.get(job.plate.leadId)?.length ?? 0) > 1 ? (
+                  <Typography variant="caption" color="text.secondary" component="div" data-testid="plate-position">
+                    Part {job.plate.index + 1} of {plates.get(job.plate.leadId)!.length} on one plate
+                    {job.status === 'printing' ? (
+                      <Button size="small" color="error" sx={{ ml: 1, py: 0 }} onClick={() => setSkipping(job)}>
+                        Skip
+                      </Button>
+                    ) : null}
+                  </Typography>
+                ) : null}
               </TableCell>
               <TableCell>{job.orderNumber}</TableCell>
               <TableCell>{job.printerName ?? '—'}</TableCell>
@@ -138,6 +164,7 @@ function ActiveJobs({
             </TableRow>
           ))}
         </TableBody>
+        {skipping ? <SkipPartDialog job={skipping} onClose={() => setSkipping(null)} /> : null}
       </Table>
     </TableContainer>
   );
@@ -211,6 +238,7 @@ export default function ProductionPage() {
     () => new Map((data ? [...data.active, ...data.awaitingQc] : []).map((job) => [job.id, job])),
     [data],
   );
+  const plates = useMemo(() => platesOf(data?.active ?? []), [data]);
 
   const confirmBedClear = (printer: BoardPrinter) =>
     confirmBed.mutate(printer.id, {
@@ -265,6 +293,7 @@ export default function ProductionPage() {
                     key={printer.id}
                     printer={printer}
                     job={printer.jobId ? jobsById.get(printer.jobId) : undefined}
+                    plateParts={plates.get(jobsById.get(printer.jobId ?? '')?.plate?.leadId ?? '') ?? []}
                     colourOf={colourOf}
                     onConfirmBedClear={confirmBedClear}
                     confirming={confirmBed.isPending && confirmBed.variables === printer.id}
