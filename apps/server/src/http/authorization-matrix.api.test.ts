@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRouteTable, routeId, type Excluded, type RouteKey } from '../../test/route-table.ts';
 import { startTestApp, uniqueEmail, type SignedInClient, type TestApp } from '../../test/test-app.ts';
 import { eq } from 'drizzle-orm';
-import { order as orderTable, orderEvent, orderItem, printJob } from '../db/schema.ts';
+import { order as orderTable, orderEvent, orderItem, printJob, shopConnection } from '../db/schema.ts';
 import { sandboxPaymentMethodFor } from '../integrations/sandbox-payments/sandbox-payments.ts';
 
 /*
@@ -96,6 +96,12 @@ interface Fixtures {
   apiKeyIdA: string;
   etsyReceiptId: string;
   priceTable: Record<string, unknown>;
+  /** A's manual order held in its change window (not released: its address may change). */
+  windowOrderId: string;
+  /** A receipt of A's (an admin's credit to A's wallet). */
+  receiptNumber: number;
+  /** A's sandbox shop acting as Shopify (it takes checkout rates). */
+  checkoutShopId: string;
   fresh: {
     design(): Promise<string>;
     config(): Promise<string>;
@@ -104,6 +110,8 @@ interface Fixtures {
     order(): Promise<string>;
     apiKey(): Promise<string>;
     etsyReceipt(): Promise<string>;
+    /** A manual order of A's held in its change window (A's window is opened for it, then set back to 0). */
+    windowOrder(): Promise<string>;
     webhookEndpoint(who: Who): Promise<void>;
     /** A delivery of A's, settled (the sink refuses it). */
     webhookDelivery(): Promise<string>;
@@ -231,6 +239,12 @@ const MATRIX: readonly Entry[] = [
     method: 'POST', url: '/api/orders/manual', access: 'signed-in', objectParam: true, targetUserId: 'body', objectDenied: [400, 404, 422], adminOnOthers: 'denied',
     sample: (fx) => ({ url: '/api/orders/manual', body: { items: [{ sku: fx.sku, quantity: 1 }], shippingAddress: ADDRESS } }),
   },
+  // The change window (issue 24; docs/change-window.md): A's order held for review, changed or cancelled by its owner
+  // (an admin for them, audited); the window itself is a seller setting. The sample keeps A's window at 0.
+  { method: 'PUT', url: '/api/orders/:id/shipping-address', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/orders/${fx.windowOrderId}/shipping-address`, body: { shippingAddress: ADDRESS } }) },
+  { method: 'POST', url: '/api/orders/:id/cancel', access: 'signed-in', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/orders/${await fx.fresh.windowOrder()}/cancel`, body: { reason: 'matrix' } }) },
+  { method: 'GET', url: '/api/order-settings', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/order-settings' }) },
+  { method: 'PUT', url: '/api/order-settings', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/order-settings', body: { changeWindowHours: 0 } }) },
 
   // ── fulfilment history: a seller's own, an admin's everyone's (sellerId filters; a seller naming another is 403) ──
   { method: 'GET', url: '/api/fulfillment-history', access: 'signed-in', sample: () => ({ url: '/api/fulfillment-history' }) },
@@ -300,6 +314,19 @@ const MATRIX: readonly Entry[] = [
   { method: 'POST', url: '/api/payments/charges/:id/refund', access: 'admin', sample: (fx) => ({ url: `/api/payments/charges/${fx.chargeId}/refund`, body: { amountCents: 1, reason: 'Matrix' } }) },
   { method: 'POST', url: '/api/payments/webhook', access: 'webhook', noMassAssignment: 'a provider event: the Stripe-Signature is the only gate', sample: () => ({ url: '/api/payments/webhook', body: { id: 'evt_matrix', type: 'payment_intent.succeeded', data: { object: {} } } }) },
 
+  // ── the wallet (issue 24; docs/wallet.md): a seller's own balance, ledger, receipts and statements; admins read anyone's and adjust ──
+  { method: 'GET', url: '/api/wallet', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet' }) },
+  // Always by the caller's own card: only A has one, the others are told to add one (409, nothing charged).
+  { method: 'POST', url: '/api/wallet/top-ups', access: 'signed-in', okStatuses: [409], sample: () => ({ url: '/api/wallet/top-ups', body: { amountCents: 500, requestId: randomUUID() } }) },
+  { method: 'PUT', url: '/api/wallet/auto-recharge', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/wallet/auto-recharge', body: { enabled: false, thresholdCents: 0, amountCents: 500 } }) },
+  { method: 'POST', url: '/api/wallet/adjustments', access: 'admin', targetUserId: 'body', sample: (fx) => ({ url: '/api/wallet/adjustments', body: { targetUserId: fx.sellerAId, amountCents: 1, reason: 'Matrix credit', requestId: randomUUID() } }) },
+  { method: 'GET', url: '/api/wallet/entries', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet/entries' }) },
+  { method: 'GET', url: '/api/wallet/entries.csv', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet/entries.csv' }) },
+  { method: 'GET', url: '/api/wallet/receipts', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet/receipts' }) },
+  { method: 'GET', url: '/api/wallet/receipts.csv', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet/receipts.csv' }) },
+  { method: 'GET', url: '/api/wallet/receipts/:number/pdf', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/wallet/receipts/${fx.receiptNumber}/pdf` }) },
+  { method: 'GET', url: '/api/wallet/statements/:month/pdf', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: `/api/wallet/statements/${new Date().toISOString().slice(0, 7)}/pdf` }) },
+
   // ── email notifications (issue 13): preferences per seller, custom emails and the outbox for admins, unsubscribe links (the token is the gate) ──
   { method: 'GET', url: '/api/notifications/preferences', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/notifications/preferences' }) },
   { method: 'PUT', url: '/api/notifications/preferences', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/notifications/preferences', body: { disabled: ['weekly_summary'] } }) },
@@ -357,6 +384,8 @@ const MATRIX: readonly Entry[] = [
   },
   { method: 'GET', url: '/api/v1/orders', access: 'api-key', sample: () => ({ url: '/api/v1/orders' }) },
   { method: 'GET', url: '/api/v1/orders/:id', access: 'api-key', objectParam: true, sample: (fx) => ({ url: `/api/v1/orders/${fx.apiOrderId}` }) },
+  { method: 'PUT', url: '/api/v1/orders/:id/shipping-address', access: 'api-key', objectParam: true, sample: (fx) => ({ url: `/api/v1/orders/${fx.windowOrderId}/shipping-address`, body: { shippingAddress: ADDRESS } }) },
+  { method: 'POST', url: '/api/v1/orders/:id/cancel', access: 'api-key', objectParam: true, fresh: true, sample: async (fx) => ({ url: `/api/v1/orders/${await fx.fresh.windowOrder()}/cancel`, body: { reason: 'matrix' } }) },
 
   // ── marketplace webhooks ──
   // PENDING (being added): Shopify order webhooks, verified by HMAC; nothing else may pass.
@@ -375,6 +404,11 @@ const MATRIX: readonly Entry[] = [
     sample: () => ({ url: '/api/admin/site/testimonial', body: { quote: 'Every order ships while I sleep.', author: 'Matrix', shopName: 'Matrix shop', shopUrl: 'https://example.com/shop' } }),
   },
   { method: 'DELETE', url: '/api/admin/site/testimonial', access: 'admin', sample: () => ({ url: '/api/admin/site/testimonial' }) },
+  { method: 'GET', url: '/api/admin/site/business-details', access: 'admin', sample: () => ({ url: '/api/admin/site/business-details' }) },
+  {
+    method: 'PUT', url: '/api/admin/site/business-details', access: 'admin',
+    sample: () => ({ url: '/api/admin/site/business-details', body: { legalName: 'Matrix Print Farm LLC', address: '1 Printer Way, Columbus, OH 43004', email: 'billing@example.com', taxId: '', website: '' } }),
+  },
   { method: 'GET', url: '/api/admin/designs', access: 'admin', sample: () => ({ url: '/api/admin/designs' }) },
   { method: 'GET', url: '/api/admin/orders', access: 'admin', sample: () => ({ url: '/api/admin/orders' }) },
   { method: 'GET', url: '/api/admin/price-table', access: 'admin', sample: () => ({ url: '/api/admin/price-table' }) },
@@ -414,6 +448,7 @@ const MATRIX: readonly Entry[] = [
   { method: 'GET', url: '/api/admin/production/board', access: 'admin', sample: () => ({ url: '/api/admin/production/board' }) },
   { method: 'POST', url: '/api/admin/production/printers/:id/bed-clear', access: 'admin', sample: async () => ({ url: `/api/admin/production/printers/${await matrixPrinter()}/bed-clear` }), noMassAssignment: 'no body' },
   { method: 'POST', url: '/api/admin/production/jobs/:id/qc', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/qc`, body: { result: 'pass' } }) },
+  { method: 'POST', url: '/api/admin/production/jobs/:id/skip', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/skip`, body: { reason: 'Matrix: spaghetti' } }) },
   { method: 'POST', url: '/api/admin/production/jobs/:id/pin', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/pin`, body: { printerId: null } }) },
   { method: 'POST', url: '/api/admin/production/jobs/:id/move', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/move`, body: { beforeJobId: null } }) },
   { method: 'POST', url: '/api/admin/production/jobs/:id/spool-loaded', access: 'admin', okStatuses: [404], sample: () => ({ url: `/api/admin/production/jobs/${RANDOM_UUID}/spool-loaded` }), noMassAssignment: 'no body' },
@@ -447,6 +482,19 @@ const MATRIX: readonly Entry[] = [
   // Without PrusaSlicer here no configuration is sliced, so none has images: its owner hears "not ready" (404) too.
   { method: 'GET', url: '/api/listing-images/:configId/:file', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/front.png` }) },
   { method: 'GET', url: '/api/listing-images/:configId/images.zip', access: 'signed-in', objectParam: true, okStatuses: [404], sample: (fx) => ({ url: `/api/listing-images/${fx.configId}/images.zip` }) },
+  // ── checkout rates (issue 24; docs/checkout-rates.md): on A's sandbox shop acting as Shopify; admins for A (audited) ──
+  { method: 'GET', url: '/api/checkout-rates', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/checkout-rates' }) },
+  { method: 'GET', url: '/api/checkout-rates/:shopId', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/checkout-rates/${fx.checkoutShopId}` }) },
+  { method: 'PUT', url: '/api/checkout-rates/:shopId', access: 'signed-in', objectParam: true, sample: (fx) => ({ url: `/api/checkout-rates/${fx.checkoutShopId}`, body: { enabled: true } }) },
+  {
+    method: 'POST', url: '/api/checkout-rates/:shopId/preview', access: 'signed-in', objectParam: true, readOnly: true,
+    sample: (fx) => ({ url: `/api/checkout-rates/${fx.checkoutShopId}/preview`, body: { destination: { country: 'US', postalCode: '62704' }, items: [{ sku: fx.sku, quantity: 1 }] } }),
+  },
+  // Shopify's rate request: no session, the URL's secret is the gate; a wrong one is 404 (Shopify then shows backup rates).
+  {
+    method: 'POST', url: '/api/checkout-rates/shopify/:shopId/:token', access: 'public', okStatuses: [404], noMassAssignment: 'Shopify’s rate request: the URL’s secret is the only gate',
+    sample: (fx) => ({ url: `/api/checkout-rates/shopify/${fx.checkoutShopId}/not-our-secret`, body: { rate: { origin: { country: 'US' }, destination: { country: 'US', postal_code: '62704' }, items: [], currency: 'USD' } } }),
+  },
 ];
 
 /** Routes listed in MATRIX ahead of landing on the server (none now: a missing route fails the suite). */
@@ -727,6 +775,20 @@ beforeAll(async () => {
     return receiptId;
   };
 
+  const windowOrder = async () => {
+    await expectOk(A.request('PUT', '/api/order-settings', { changeWindowHours: 1 }, {}), 'open change window');
+    try {
+      return (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'order in its change window')).id as string;
+    } finally {
+      await expectOk(A.request('PUT', '/api/order-settings', { changeWindowHours: 0 }, {}), 'close change window');
+    }
+  };
+  // As checkout-rates.api.test.ts makes one: connecting a sandbox shop never asks it to act as Shopify.
+  const [checkoutShop] = await t.context.db
+    .insert(shopConnection)
+    .values({ ownerId: A.userId, platform: 'sandbox', externalShopId: `matrix-rates-${process.pid}-${Date.now()}`, name: 'Matrix rates store', settings: { impersonate: 'shopify' } })
+    .returning({ id: shopConnection.id });
+
   fx = {
     designId: cube.id,
     configId: cube.printConfigs[0].id,
@@ -750,6 +812,13 @@ beforeAll(async () => {
     apiKeyIdA: keyA.id,
     etsyReceiptId: await etsyReceipt(),
     priceTable,
+    windowOrderId: await windowOrder(),
+    receiptNumber: await (async () => {
+      const credit = await expectOk(admin.post('/api/wallet/adjustments', { targetUserId: A.userId, amountCents: 100, reason: 'Matrix credit', requestId: randomUUID() }), 'wallet credit');
+      if (credit.receiptNumber === null) throw new Error('fixture wallet credit: no receipt');
+      return credit.receiptNumber as number;
+    })(),
+    checkoutShopId: checkoutShop!.id,
     fresh: {
       design: async () => (await upload(A, 'ps-20mm_cube.obj')).id,
       config: async () => (await expectOk(A.post(`/api/designs/${cube.id}/print-configs`, { name: 'Spare' }), 'config')).id,
@@ -759,6 +828,7 @@ beforeAll(async () => {
       order: async () => (await expectOk(A.post('/api/orders/manual', { items: [{ sku, quantity: 1 }], shippingAddress: ADDRESS }), 'manual order')).id,
       apiKey: async () => (await expectOk(A.post('/api/api-keys', { name: 'spare' }), 'key')).id,
       etsyReceipt,
+      windowOrder,
       webhookEndpoint: async (w) => {
         if (w.client && w.role !== 'sellerB') await expectOk(w.client.request('PUT', '/api/webhook-endpoint', { url: `${SINK}/${w.role}` }, {}), 'webhook endpoint');
       },
@@ -960,7 +1030,8 @@ describe("admin writes to a seller's object (AC-2)", () => {
     const problems: string[] = [];
     const report: string[] = [];
     const unaudited: string[] = [];
-    for (const entry of MATRIX.filter((e) => present(e) && e.objectParam && WRITE_METHODS.has(e.method) && e.adminOnOthers !== 'denied' && !e.targetUserId)) {
+    // The order API answers keys, never an admin's session (its own rows in roles × routes).
+    for (const entry of MATRIX.filter((e) => present(e) && e.access !== 'api-key' && e.objectParam && WRITE_METHODS.has(e.method) && !e.readOnly && e.adminOnOthers !== 'denied' && !e.targetUserId)) {
       const s = await entry.sample(fx, who.admin);
       const before = await auditIds();
       const r = await send(entry, who.admin, s);
