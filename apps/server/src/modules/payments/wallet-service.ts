@@ -300,7 +300,7 @@ export function createWalletService(deps: WalletServiceDeps) {
         parties: await parties(input.targetUserId),
       });
       if (made === 'insufficient')
-        throw new AppError('unprocessable', 'The balance is smaller than this debit');
+        throw new AppError('unprocessable', 'amountCents: the balance is smaller than this debit');
       if (made.created)
         await audit.record({
           actorId: actor.id,
