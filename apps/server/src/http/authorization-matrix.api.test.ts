@@ -316,7 +316,7 @@ const MATRIX: readonly Entry[] = [
 
   // ── the wallet (issue 24; docs/wallet.md): a seller's own balance, ledger, receipts and statements; admins read anyone's and adjust ──
   { method: 'GET', url: '/api/wallet', access: 'signed-in', targetUserId: 'query', sample: () => ({ url: '/api/wallet' }) },
-  // Always by the caller's own card: only A has one, the others are told to add one (409, nothing charged).
+  // Always by the caller's own card (the payments entries above stored one for every role); without one: 409, nothing charged.
   { method: 'POST', url: '/api/wallet/top-ups', access: 'signed-in', okStatuses: [409], sample: () => ({ url: '/api/wallet/top-ups', body: { amountCents: 500, requestId: randomUUID() } }) },
   { method: 'PUT', url: '/api/wallet/auto-recharge', access: 'signed-in', targetUserId: 'body', sample: () => ({ url: '/api/wallet/auto-recharge', body: { enabled: false, thresholdCents: 0, amountCents: 500 } }) },
   { method: 'POST', url: '/api/wallet/adjustments', access: 'admin', targetUserId: 'body', sample: (fx) => ({ url: '/api/wallet/adjustments', body: { targetUserId: fx.sellerAId, amountCents: 1, reason: 'Matrix credit', requestId: randomUUID() } }) },
