@@ -141,15 +141,16 @@ async function seedDemoSeller(context: AppContext, sellerId: string): Promise<vo
 }
 
 /**
- * The demo seller's wallet (issue 24; docs/wallet.md): $50 topped up by the test card (once: the request
- * id names the top-up) and auto-recharge of $50 below $10, so the demo's orders are paid from the balance
+ * The demo seller's wallet (issue 24; docs/wallet.md): $100 topped up by the test card (once: the request
+ * id names the top-up; enough for both first orders, whichever is charged first) and auto-recharge of $50
+ * below $10, so the demo's orders are paid from the balance
  * and Billing shows the ledger, receipts and a statement from the first start.
  */
 async function seedDemoWallet(context: AppContext, sellerId: string): Promise<void> {
   const seller = { id: sellerId, isAdmin: false };
   const current = await context.wallet.wallet(seller, undefined);
   if (!current.hasCard) return;
-  await context.wallet.topUp(seller, { amountCents: 5000, requestId: 'demo-wallet-first-top-up' });
+  await context.wallet.topUp(seller, { amountCents: 10_000, requestId: 'demo-wallet-first-top-up' });
   if (!current.autoRecharge) await context.wallet.setAutoRecharge(seller, { enabled: true, thresholdCents: 1000, amountCents: 5000 });
 }
 

@@ -303,7 +303,7 @@ describe('the first README line runs the whole chain (issues 11, 12 and 13)', ()
     const charges = (await seller.get(`/api/payments/charges?orderId=${watched}`)).body as { items: { status: string; kind: string; amountCents: number; provider: string }[] };
     expect(charges.items).toEqual([expect.objectContaining({ kind: 'order', status: 'succeeded' })]);
     expect(charges.items[0]!.amountCents).toBeGreaterThan(0);
-    // The wallet (issue 24): the demo seller's $50 top-up paid the order from the balance, each with its receipt.
+    // The wallet (issue 24): the demo seller's $100 top-up paid the order from the balance, each with its receipt.
     expect(charges.items[0]!.provider).toBe('wallet');
     expect((await seller.get('/api/wallet')).body).toMatchObject({ autoRecharge: true, hasCard: true });
     const receipts = (await seller.get('/api/wallet/receipts')).body as { items: { kind: string; paidWith: string }[] };
