@@ -131,7 +131,7 @@ describe('the clearing method on the printers page (admin API)', () => {
     const id = await addPrinter('Settings sim', { kind: 'simulated', speedFactor: 100_000 }, null);
     const created = (await admin.get(`/api/admin/printers/${id}`)).body;
     expect(created).toMatchObject({ clearing: { kind: 'person' }, unattendedPlates: 0 });
-    const { id: _id, status: _s, secretSet: _ss, spools: _sp, attention: _a, attentionAt: _aa, lastState: _l, lastStateAt: _la, lastError: _le, bedConfirmedClear: _b, bedConfirmedBy: _bb, bedConfirmedAt: _ba, unattendedPlates: _u, createdAt: _c, updatedAt: _up, ...editable } = created;
+    const { id: _id, status: _s, secretSet: _ss, spools: _sp, attention: _a, attentionAt: _aa, lastState: _l, lastStateAt: _la, lastError: _le, bedConfirmedClear: _b, bedConfirmedBy: _bb, bedConfirmedAt: _ba, unattendedPlates: _u, certificateSha256: _cert, createdAt: _c, updatedAt: _up, ...editable } = created;
     const saved = await admin.request('PUT', `/api/admin/printers/${id}`, { ...editable, clearing: EJECT }, {});
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((saved.body as { clearing: unknown }).clearing).toEqual(EJECT);
