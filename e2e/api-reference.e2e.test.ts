@@ -102,6 +102,8 @@ describe('API reference', () => {
       'Send an order',
       'List your orders',
       'Read one of your orders',
+      'Change an order’s shipping address before release',
+      'Cancel an order before release, at no cost',
     ]);
     await page.getByText('Send an order', { exact: true }).click();
     const send = page.locator('.opblock.is-open');
