@@ -9,6 +9,7 @@ import {
   order,
   orderItem,
   printConfiguration,
+  plateFile,
   printFile,
   printJob,
   printer,
@@ -23,6 +24,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 export type PrintJobRow = typeof printJob.$inferSelect;
 export type NewPrintJob = typeof printJob.$inferInsert;
 export type PrintFileRow = typeof printFile.$inferSelect;
+export type PlateFileRow = typeof plateFile.$inferSelect;
 
 /** One part of one item of an order, with what the farm needs to print it. */
 export interface OrderPartRow {
@@ -57,6 +59,8 @@ export interface QueueEntryRow {
   readonly manualKey: number | null;
   /** Parts of the same print configuration share settings, so they may share a plate. */
   readonly printConfigId: string;
+  /** A plate it was on could not be sliced: it prints alone from now on. */
+  readonly printsAlone: boolean;
 }
 
 export interface ProductionEventInput {
@@ -207,6 +211,7 @@ export function createPrintJobRepository(db: Database) {
           pinnedPrinterId: printJob.pinnedPrinterId,
           manualKey: printJob.manualKey,
           printConfigId: printJob.printConfigId,
+          printsAlone: printJob.printsAlone,
         })
         .from(printJob)
         .innerJoin(order, eq(order.id, printJob.orderId))
@@ -540,6 +545,54 @@ export function createPrintJobRepository(db: Database) {
             eq(printFile.profileKey, profileKey),
           ),
         );
+    },
+
+    /** A plate's file (plate-slicing), if it was asked for. */
+    async plateFile(id: string): Promise<PlateFileRow | undefined> {
+      const [row] = await db.select().from(plateFile).where(eq(plateFile.id, id));
+      return row;
+    },
+
+    /** Asks for a plate's file; true when this call asked first (it queues the slicing). */
+    async claimPlateFile(id: string, leadJobId: string): Promise<boolean> {
+      const rows = await db.insert(plateFile).values({ id, leadJobId }).onConflictDoNothing().returning({ id: plateFile.id });
+      return rows.length === 1;
+    },
+
+    async finishPlateFile(
+      id: string,
+      result: { gcodeKey: string; grams: number; printSeconds: number; objects: { index: number; label: string }[] } | { error: string },
+    ): Promise<void> {
+      await db
+        .update(plateFile)
+        .set({ ...('error' in result ? { status: 'failed', error: result.error } : { status: 'done', ...result }), updatedAt: new Date() })
+        .where(eq(plateFile.id, id));
+    },
+
+    /**
+     * A plate that cannot be printed as one (its slicing failed) splits back into single parts, in
+     * one statement: its lead stays assigned to the printer and prints alone; the others, still
+     * assigned, go back to the queue. Every part is marked to print alone from now on (the next
+     * decision would otherwise put them on a plate again), and the reason goes on each timeline.
+     */
+    async splitPlate(leadId: string, reason: string, at: Date): Promise<void> {
+      const when = at.toISOString();
+      await db.execute(sql`
+        WITH lead AS (
+          UPDATE print_job SET plate_index = NULL, prints_alone = true, updated_at = ${when}::timestamptz
+          WHERE id = ${leadId}::uuid AND status = 'assigned' AND plate_lead_id IS NULL
+          RETURNING id, printer_id, order_id
+        ), others AS (
+          UPDATE print_job SET status = 'queued', printer_id = NULL, spool_change = NULL, plate_lead_id = NULL, plate_index = NULL,
+                 prints_alone = true, failure_reason = ${reason}, updated_at = ${when}::timestamptz
+          FROM lead
+          WHERE print_job.plate_lead_id = lead.id AND print_job.status = 'assigned'
+          RETURNING print_job.id, print_job.order_id, lead.printer_id
+        )
+        INSERT INTO production_event (kind, job_id, printer_id, order_id, actor_kind, detail)
+        SELECT 'plate_split', id, printer_id, order_id, 'system', ${`${reason}; it prints alone on this printer`} FROM lead
+        UNION ALL
+        SELECT 'requeued', id, printer_id, order_id, 'system', ${`${reason}; it prints alone`} FROM others`);
     },
 
     /** The item lines of orders with each variant's packaging (the pick list). */
