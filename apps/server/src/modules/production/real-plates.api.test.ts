@@ -1,0 +1,189 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
+import { boxStl } from '../../../test/hostile-models.ts';
+import { plateFile, productionEvent } from '../../db/schema.ts';
+import { startMoonrakerSimulator, type MoonrakerSimulator } from '../../integrations/moonraker/moonraker-simulator.ts';
+import { detectPrusaSlicer } from '../../integrations/prusa-slicer/prusa-slicer.ts';
+import { plateObjectOf } from './farm-dispatcher.ts';
+
+/**
+ * Plates on a real printer (issue 22): a Klipper printer behind the Moonraker simulator gets a
+ * plate of three copies sliced by PrusaSlicer as one G-code, with exclude_object definitions for
+ * each part; one part is skipped mid-print and reprinted alone, the others pass QC. A plate
+ * PrusaSlicer cannot slice splits back into single parts, each printed alone.
+ * The slicer is PrusaSlicer behind a wrapper script that refuses a plate's run (`--merge`) while
+ * a flag file exists: the one way to make the real slicer refuse a plate whose parts it slices alone.
+ * Runs on PGlite, and on PostgreSQL with DATABASE_URL; skipped without PrusaSlicer.
+ */
+
+const slicer = await detectPrusaSlicer();
+const ADDRESS = { name: 'Ada Buyer', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
+const ORANGE = '#f97316';
+
+let t: TestApp;
+let admin: SignedInClient;
+let seller: SignedInClient;
+let wrapperDir: string;
+let refusePlates: string;
+let sim: MoonrakerSimulator | null = null;
+const placedOrders: string[] = [];
+
+const tick = () => t.context.farmDispatcher.tick();
+const jobsOf = (orderId: string) => t.context.printJobs.ofOrder(orderId);
+
+async function until(what: string, done: () => Promise<boolean>, seconds = 150) {
+  const deadline = Date.now() + seconds * 1000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`Gave up waiting: ${what} (${sim?.describe() ?? 'no printer'})`);
+    await tick();
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function order(quantity: number) {
+  const created = await seller.post('/api/orders/manual', { items: [{ sku: 'CUBE', quantity }], shippingAddress: ADDRESS });
+  expect(created.status).toBe(201);
+  placedOrders.push(created.body.id);
+  await t.context.orders.announcementsSettled();
+  return created.body.id as string;
+}
+
+/** A Klipper printer, the only one taking jobs, with the cubes' spool loaded and its bed clear. */
+async function klipperPrinter(name: string) {
+  for (const p of (await admin.get('/api/admin/printers')).body) {
+    if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`, {});
+  }
+  sim = await startMoonrakerSimulator();
+  const created = await admin.post('/api/admin/printers', {
+    name,
+    buildVolumeMm: { x: 250, y: 210, z: 210 },
+    nozzleMm: 0.4,
+    materials: ['PLA'],
+    connection: sim.connection(),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as string;
+  const spools = [{ material: 'PLA', colourName: 'Orange', colourHex: ORANGE, gramsLeft: 1000, loaded: true }];
+  expect((await admin.request('PUT', `/api/admin/printers/${id}/spools`, { spools }, {})).status).toBe(200);
+  expect((await admin.post(`/api/admin/production/printers/${id}/bed-clear`, {})).status).toBe(204);
+  return id;
+}
+
+/** The file the printer got for a job (its own, or its plate's). */
+const fileOf = (jobId: string) => [...sim!.files.entries()].find(([name]) => name.endsWith(`layerline-${jobId}.gcode`))?.[1].toString('utf8');
+
+describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSlicer', () => {
+  beforeAll(async () => {
+    // Readable by nobody: the sandbox runs the slicer as nobody.
+    wrapperDir = await mkdtemp(path.join(os.tmpdir(), 'layerline-plate-slicer-'));
+    await chmod(wrapperDir, 0o755);
+    refusePlates = path.join(wrapperDir, 'refuse-plates');
+    const wrapper = path.join(wrapperDir, 'prusa-slicer');
+    await writeFile(
+      wrapper,
+      [
+        '#!/bin/sh',
+        `if [ -e ${refusePlates} ]; then case " $* " in *" --merge "*) echo "error: Objects could not be merged into one plate" >&2; exit 1;; esac; fi`,
+        `exec ${slicer.path} "$@"`,
+        '',
+      ].join('\n'),
+    );
+    await chmod(wrapper, 0o755);
+    t = await startTestApp({ SLICING: 'auto', PRUSA_SLICER_PATH: wrapper, FARM_TICK_S: '300', FARM_AUTOPILOT: 'false', FARM_PARTS_PER_PLATE: '3', PRINTER_ALLOW_LOOPBACK: 'true' });
+    [admin, seller] = await Promise.all([t.signUp({ role: 'admin' }), t.signUp({ role: 'beta' })]);
+    const cube = await uploadDesign(seller, boxStl(20, 20, 10), 'cube.stl');
+    const product = await seller.post('/api/products', {
+      name: 'Cubes',
+      variants: [{ name: 'Cube', sku: 'CUBE', parts: [{ printConfigId: cube.printConfigs[0].id, quantity: 1 }] }],
+    });
+    expect(product.status).toBe(201);
+  }, 120_000);
+  afterEach(async () => {
+    for (const id of placedOrders.splice(0)) await admin.post(`/api/orders/${id}/status`, { to: 'cancelled', reason: 'test over' });
+    await t.context.orders.announcementsSettled();
+    await sim?.stop();
+    sim = null;
+    await rm(refusePlates, { force: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(wrapperDir, { recursive: true, force: true });
+  });
+
+  it('prints three parts as one PrusaSlicer plate with exclude_object, skips one mid-print and reprints it alone', async () => {
+    const printerId = await klipperPrinter('Klipper plates');
+    const orderId = await order(3);
+    await until('the plate prints', async () => (await jobsOf(orderId)).every((j) => j.status === 'printing'));
+    const parts = (await jobsOf(orderId)).sort((a, b) => a.plateIndex! - b.plateIndex!);
+    const [lead, skipped, other] = parts;
+    expect(parts.map((p) => p.plateIndex)).toEqual([0, 1, 2]);
+    expect(parts.map((p) => p.plateLeadId)).toEqual([null, lead!.id, lead!.id]);
+
+    // One file for the plate: PrusaSlicer's G-code, each part an object under its index, defined for Klipper.
+    const gcode = fileOf(lead!.id)!;
+    expect(gcode).toMatch(/^; generated by PrusaSlicer/m);
+    const labels = parts.map((p) => plateObjectOf(p).label);
+    for (const [index, label] of labels.entries()) {
+      expect(gcode).toMatch(new RegExp(`^EXCLUDE_OBJECT_DEFINE NAME=${label} CENTER=`, 'm'));
+      expect(gcode).toContain(`; printing object ${label}.stl id:${index} copy 0\nEXCLUDE_OBJECT_START NAME=${label}\n`);
+    }
+    expect(fileOf(skipped!.id)).toBeUndefined();
+    const [stored] = await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, lead!.id));
+    expect(stored).toMatchObject({ status: 'done', objects: labels.map((label, index) => ({ index, label })) });
+
+    // A person sees one part fail: Klipper skips it, the others print on.
+    const skip = await admin.post(`/api/admin/production/jobs/${skipped!.id}/skip`, { reason: 'came loose from the bed' });
+    expect(skip.status, JSON.stringify(skip.body)).toBe(200);
+    expect(sim!.excludedObjects).toEqual([labels[1]!.toUpperCase()]);
+    sim!.finish();
+    await until('the plate is printed', async () => (await jobsOf(orderId)).filter((j) => j.status === 'printed').length === 2);
+    for (const part of [lead!, other!])
+      expect((await admin.post(`/api/admin/production/jobs/${part.id}/qc`, { result: 'pass' })).status).toBe(200);
+
+    // The skipped part is reprinted alone, from its own G-code with no plate's objects.
+    const reprint = (await jobsOf(orderId)).find((j) => j.reprintOf === skipped!.id)!;
+    expect(reprint).toMatchObject({ status: 'queued', plateLeadId: null, plateIndex: null });
+    expect((await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {})).status).toBe(204);
+    await until('the reprint prints', async () => (await t.context.printJobs.find(reprint.id))!.status === 'printing');
+    const alone = fileOf(reprint.id)!;
+    expect(alone).toMatch(/^; generated by PrusaSlicer/m);
+    expect(alone).not.toContain('EXCLUDE_OBJECT_DEFINE');
+    sim!.finish();
+    await until('the reprint is printed', async () => (await t.context.printJobs.find(reprint.id))!.status === 'printed');
+    expect((await admin.post(`/api/admin/production/jobs/${reprint.id}/qc`, { result: 'pass' })).status).toBe(200);
+  }, 300_000);
+
+  it('splits a plate PrusaSlicer cannot slice back into single parts, each printed alone, the reason on their timelines', async () => {
+    await writeFile(refusePlates, '');
+    const printerId = await klipperPrinter('Klipper refusing plates');
+    const orderId = await order(2);
+    await until('a part prints', async () => (await jobsOf(orderId)).some((j) => j.status === 'printing'));
+    const jobs = await jobsOf(orderId);
+    const first = jobs.find((j) => j.status === 'printing');
+    const second = jobs.find((j) => j.id !== first?.id);
+    expect(first).toMatchObject({ status: 'printing', printerId, plateLeadId: null, plateIndex: null, printsAlone: true });
+    expect(second).toMatchObject({ status: 'queued', printerId: null, plateLeadId: null, plateIndex: null, printsAlone: true });
+    expect(second!.failureReason).toContain('PrusaSlicer could not slice the plate');
+    const events = await t.context.db
+      .select()
+      .from(productionEvent)
+      .where(inArray(productionEvent.jobId, [first!.id, second!.id]));
+    expect(events.find((e) => e.jobId === first!.id && e.kind === 'plate_split')?.detail).toMatch(/^PrusaSlicer could not slice the plate for Klipper refusing plates: .*it prints alone on this printer$/);
+    expect(events.find((e) => e.jobId === second!.id && e.kind === 'requeued')?.detail).toMatch(/^PrusaSlicer could not slice the plate/);
+    const [refused] = await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, first!.id));
+    expect(refused!.status).toBe('failed');
+    expect(fileOf(first!.id)).not.toContain('EXCLUDE_OBJECT_DEFINE');
+
+    // The other part prints alone next, not on a plate of its own.
+    sim!.finish();
+    await until('the first part is printed', async () => (await t.context.printJobs.find(first!.id))!.status === 'printed');
+    expect((await admin.post(`/api/admin/production/printers/${printerId}/bed-clear`, {})).status).toBe(204);
+    await until('the second part prints', async () => (await t.context.printJobs.find(second!.id))!.status === 'printing');
+    expect(await t.context.printJobs.find(second!.id)).toMatchObject({ plateIndex: null, plateLeadId: null });
+    expect(fileOf(second!.id)).not.toContain('EXCLUDE_OBJECT_DEFINE');
+  }, 300_000);
+});
