@@ -294,8 +294,9 @@ export function createPrintJobRepository(db: Database) {
      * Puts queued jobs on the plate of `leadId`, assigned to its printer (issue 22), in one
      * statement: each only while it is still queued and its order in the farm's hands, and only
      * while the lead is assigned to that printer. A part that moved on meanwhile is left out (the
-     * layout of the others stays valid); the lead becomes index 0 when any joined. Returns the ids
-     * that joined.
+     * layout of the others stays valid) and the others close up behind it, so the indices are
+     * 0, 1, 2, …: a part's index is its object id in the plate's G-code and in a Bambu package, which
+     * number the objects in order. The lead becomes index 0 when any joined. Returns the ids that joined.
      */
     async joinPlate(leadId: string, printerId: string, parts: readonly { id: string; index: number }[], at: Date): Promise<string[]> {
       if (parts.length === 0) return [];
@@ -305,9 +306,13 @@ export function createPrintJobRepository(db: Database) {
         ), joined AS (
           UPDATE print_job SET status = 'assigned', printer_id = ${printerId}::uuid, plate_lead_id = ${leadId}::uuid,
                  plate_index = v.idx, assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
-          FROM unnest(${`{${parts.map((p) => p.id).join(',')}}`}::uuid[], ${`{${parts.map((p) => p.index).join(',')}}`}::int[]) AS v(id, idx)
+          FROM (
+            SELECT w.id, (row_number() OVER (ORDER BY w.idx))::int AS idx
+            FROM unnest(${`{${parts.map((p) => p.id).join(',')}}`}::uuid[], ${`{${parts.map((p) => p.index).join(',')}}`}::int[]) AS w(id, idx)
+            JOIN print_job j ON j.id = w.id AND j.status = 'queued'
+            JOIN "order" o ON o.id = j.order_id AND o.status IN ('accepted', 'in_production')
+          ) AS v
           WHERE print_job.id = v.id AND print_job.status = 'queued' AND EXISTS (SELECT 1 FROM lead)
-            AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
           RETURNING print_job.id, print_job.order_id, v.idx
         ), led AS (
           UPDATE print_job SET plate_index = 0 WHERE id = ${leadId}::uuid AND EXISTS (SELECT 1 FROM joined)
