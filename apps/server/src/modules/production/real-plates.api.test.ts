@@ -1,11 +1,13 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, uploadDesign, type SignedInClient, type TestApp } from '../../../test/test-app.ts';
 import { boxStl } from '../../../test/hostile-models.ts';
 import { plateFile, productionEvent } from '../../db/schema.ts';
+import { startBambulabSimulator } from '../../integrations/bambulab/bambulab-simulator.ts';
 import { startMoonrakerSimulator, type MoonrakerSimulator } from '../../integrations/moonraker/moonraker-simulator.ts';
 import { detectPrusaSlicer } from '../../integrations/prusa-slicer/prusa-slicer.ts';
 import { plateObjectOf } from './farm-dispatcher.ts';
@@ -30,6 +32,7 @@ let seller: SignedInClient;
 let wrapperDir: string;
 let refusePlates: string;
 let sim: MoonrakerSimulator | null = null;
+let stopBambu: (() => Promise<void>) | null = null;
 const placedOrders: string[] = [];
 
 const tick = () => t.context.farmDispatcher.tick();
@@ -54,17 +57,15 @@ async function order(quantity: number) {
 
 /** A Klipper printer, the only one taking jobs, with the cubes' spool loaded and its bed clear. */
 async function klipperPrinter(name: string) {
+  sim = await startMoonrakerSimulator();
+  return onlyPrinter({ name, buildVolumeMm: { x: 250, y: 210, z: 210 }, connection: sim.connection() });
+}
+
+async function onlyPrinter(body: Record<string, unknown>) {
   for (const p of (await admin.get('/api/admin/printers')).body) {
     if (p.status !== 'retired') await admin.post(`/api/admin/printers/${p.id}/retire`, {});
   }
-  sim = await startMoonrakerSimulator();
-  const created = await admin.post('/api/admin/printers', {
-    name,
-    buildVolumeMm: { x: 250, y: 210, z: 210 },
-    nozzleMm: 0.4,
-    materials: ['PLA'],
-    connection: sim.connection(),
-  });
+  const created = await admin.post('/api/admin/printers', { nozzleMm: 0.4, materials: ['PLA'], ...body });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.id as string;
   const spools = [{ material: 'PLA', colourName: 'Orange', colourHex: ORANGE, gramsLeft: 1000, loaded: true }];
@@ -74,6 +75,26 @@ async function klipperPrinter(name: string) {
 }
 
 /** The file the printer got for a job (its own, or its plate's). */
+/** The entries of a zip as yazl writes them (local headers, deflated or stored; as bambulab.contract.test.ts reads them). */
+const unzip = (zip: Buffer): Map<string, Buffer> => {
+  const entries = new Map<string, Buffer>();
+  let at = 0;
+  while (zip.readUInt32LE(at) === 0x04034b50) {
+    const method = zip.readUInt16LE(at + 8);
+    const flags = zip.readUInt16LE(at + 6);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const extraLength = zip.readUInt16LE(at + 28);
+    const name = zip.subarray(at + 30, at + 30 + nameLength).toString('utf8');
+    const dataAt = at + 30 + nameLength + extraLength;
+    let end = zip.indexOf(Buffer.from([0x50, 0x4b, 0x07, 0x08]), dataAt);
+    if (!(flags & 8)) end = dataAt + zip.readUInt32LE(at + 18);
+    const raw = zip.subarray(dataAt, end);
+    entries.set(name, method === 8 ? inflateRawSync(raw) : raw);
+    at = flags & 8 ? end + 16 : end;
+  }
+  return entries;
+};
+
 const fileOf = (jobId: string) => [...sim!.files.entries()].find(([name]) => name.endsWith(`layerline-${jobId}.gcode`))?.[1].toString('utf8');
 
 describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSlicer', () => {
@@ -107,6 +128,8 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     await t.context.orders.announcementsSettled();
     await sim?.stop();
     sim = null;
+    await stopBambu?.();
+    stopBambu = null;
     await rm(refusePlates, { force: true });
   });
   afterAll(async () => {
@@ -185,5 +208,30 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     await until('the second part prints', async () => (await t.context.printJobs.find(second!.id))!.status === 'printing');
     expect(await t.context.printJobs.find(second!.id)).toMatchObject({ plateIndex: null, plateLeadId: null });
     expect(fileOf(second!.id)).not.toContain('EXCLUDE_OBJECT_DEFINE');
+  }, 300_000);
+
+  it('a Bambu Lab printer gets the plate packaged with identify_ids that are the G-code’s object ids, and skips by them', async () => {
+    const bambu = await startBambulabSimulator({ printSeconds: 3600 });
+    stopBambu = () => bambu.stop();
+    await onlyPrinter({
+      name: 'P1S plates',
+      model: 'Bambu Lab P1S',
+      buildVolumeMm: { x: 256, y: 256, z: 250 },
+      slicerProfile: { kind: 'bambulab', model: 'P1S' },
+      connection: bambu.connection(),
+    });
+    const orderId = await order(3);
+    await until('the plate prints', async () => (await jobsOf(orderId)).every((j) => j.status === 'printing'));
+    const parts = (await jobsOf(orderId)).sort((a, b) => a.plateIndex! - b.plateIndex!);
+    const entries = unzip(bambu.files.get(`layerline-${parts[0]!.id}.gcode.3mf`)!);
+    const gcode = entries.get('Metadata/plate_1.gcode')!.toString('utf8');
+    const sliceInfo = entries.get('Metadata/slice_info.config')!.toString('utf8');
+    for (const [index, part] of parts.entries()) {
+      const { label } = plateObjectOf(part);
+      expect(gcode).toContain(`; printing object ${label}.stl id:${index} copy 0\n`);
+      expect(sliceInfo).toContain(`<object identify_id="${index}" name="${label}" skipped="false" />`);
+    }
+    expect((await admin.post(`/api/admin/production/jobs/${parts[2]!.id}/skip`, { reason: 'spaghetti' })).status).toBe(200);
+    expect(bambu.skippedObjects).toEqual([2]);
   }, 300_000);
 });
