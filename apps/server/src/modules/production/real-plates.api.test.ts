@@ -200,6 +200,8 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     const [refused] = await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, first!.id));
     expect(refused!.status).toBe('failed');
     expect(fileOf(first!.id)).not.toContain('EXCLUDE_OBJECT_DEFINE');
+    const board = (await admin.get('/api/admin/production/board')).body;
+    expect(board.queued.find((j: { id: string }) => j.id === second!.id)).toMatchObject({ printsAlone: true, plate: null, failureReason: expect.stringContaining('could not slice the plate') });
 
     // The other part prints alone next, not on a plate of its own.
     sim!.finish();
