@@ -12,4 +12,5 @@ CREATE TABLE "plate_file" (
 );
 --> statement-breakpoint
 ALTER TABLE "print_job" ADD COLUMN "prints_alone" boolean DEFAULT false NOT NULL;--> statement-breakpoint
-ALTER TABLE "plate_file" ADD CONSTRAINT "plate_file_lead_job_id_print_job_id_fk" FOREIGN KEY ("lead_job_id") REFERENCES "public"."print_job"("id") ON DELETE cascade ON UPDATE no action;
+ALTER TABLE "plate_file" ADD CONSTRAINT "plate_file_lead_job_id_print_job_id_fk" FOREIGN KEY ("lead_job_id") REFERENCES "public"."print_job"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "plate_file_lead_idx" ON "plate_file" USING btree ("lead_job_id");

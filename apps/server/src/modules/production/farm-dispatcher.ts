@@ -382,6 +382,17 @@ export function createFarmDispatcher(deps: {
    */
   async function endPrint(held: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null = null): Promise<void> {
     for (const part of await partsOf(held)) await endPartPrint(part, row, status, failure, qcNote);
+    await dropPlateFiles(held);
+  }
+
+  /**
+   * A plate's G-code is made for one plate of one printer: once the print ended (or can no longer
+   * end), no one prints it again, so it leaves storage. Its lead's other plates that never printed go too.
+   */
+  async function dropPlateFiles(held: PrintJobRow): Promise<void> {
+    for (const key of await jobs.dropPlateFiles(held.plateLeadId ?? held.id)) {
+      await storage.delete(key).catch((error: unknown) => deps.log?.error({ err: error, key }, 'could not delete a plate file'));
+    }
   }
 
   async function endPartPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null): Promise<void> {
@@ -452,6 +463,7 @@ export function createFarmDispatcher(deps: {
       await jobs.record({ kind: 'failed', jobId: part.id, printerId: part.printerId, orderId: part.orderId, actorKind: 'system', detail: reason });
       await outcomes.jobFailed(failed, { kind: 'system' });
     }
+    await dropPlateFiles(job);
   }
 
   /** A print used its grams of the loaded spool (read again: a person may have changed spools meanwhile). */

@@ -564,6 +564,12 @@ export function createPrintJobRepository(db: Database) {
       return rows.length === 1;
     },
 
+    /** Forgets every plate file a job led (its print ended); returns the G-code keys to delete from storage. */
+    async dropPlateFiles(leadJobId: string): Promise<string[]> {
+      const rows = await db.delete(plateFile).where(eq(plateFile.leadJobId, leadJobId)).returning({ gcodeKey: plateFile.gcodeKey });
+      return rows.flatMap((r) => (r.gcodeKey ? [r.gcodeKey] : []));
+    },
+
     async finishPlateFile(
       id: string,
       result: { gcodeKey: string; grams: number; printSeconds: number; objects: { index: number; label: string }[] } | { error: string },

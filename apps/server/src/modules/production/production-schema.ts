@@ -270,19 +270,23 @@ export const printFile = pgTable(
  * job). `id` names the plate exactly: its lead, its parts in plate order, the settings version and
  * the printer profile, so a plate formed anew (other parts, another printer) is sliced anew.
  */
-export const plateFile = pgTable('plate_file', {
-  id: text('id').primaryKey(),
-  leadJobId: uuid('lead_job_id')
-    .notNull()
-    .references(() => printJob.id, { onDelete: 'cascade' }),
-  /** queued | done | failed */
-  status: text('status').notNull().default('queued'),
-  gcodeKey: text('gcode_key'),
-  /** The parts as the printer knows them (PlateObject: index and label), in plate order. */
-  objects: jsonb('objects').$type<{ index: number; label: string }[]>(),
-  grams: doublePrecision('grams'),
-  printSeconds: doublePrecision('print_seconds'),
-  error: text('error'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const plateFile = pgTable(
+  'plate_file',
+  {
+    id: text('id').primaryKey(),
+    leadJobId: uuid('lead_job_id')
+      .notNull()
+      .references(() => printJob.id, { onDelete: 'cascade' }),
+    /** queued | done | failed */
+    status: text('status').notNull().default('queued'),
+    gcodeKey: text('gcode_key'),
+    /** The parts as the printer knows them (PlateObject: index and label), in plate order. */
+    objects: jsonb('objects').$type<{ index: number; label: string }[]>(),
+    grams: doublePrecision('grams'),
+    printSeconds: doublePrecision('print_seconds'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('plate_file_lead_idx').on(table.leadJobId)],
+);

@@ -164,6 +164,9 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     expect(sim!.excludedObjects).toEqual([labels[1]!.toUpperCase()]);
     sim!.finish();
     await until('the plate is printed', async () => (await jobsOf(orderId)).filter((j) => j.status === 'printed').length === 2);
+    // Made for this one print: once it ended, the plate's G-code leaves storage.
+    expect(await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, lead!.id))).toEqual([]);
+    await expect(t.context.storage.readAll(stored!.gcodeKey!)).rejects.toThrow();
     for (const part of [lead!, other!])
       expect((await admin.post(`/api/admin/production/jobs/${part.id}/qc`, { result: 'pass' })).status).toBe(200);
 
