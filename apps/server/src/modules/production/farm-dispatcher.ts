@@ -355,7 +355,10 @@ export function createFarmDispatcher(deps: {
     if (file.status === 'failed') return { split: `PrusaSlicer could not slice the plate for ${row.name}: ${file.error ?? 'no reason given'}` };
     if (file.status !== 'done' || !file.gcodeKey || !file.objects) return { wait: true };
     // The objects the G-code (and a Bambu package's identify_ids) name must be the ones skipPart names.
-    if (JSON.stringify(file.objects) !== JSON.stringify(base.objects))
+    const sameObjects =
+      file.objects.length === base.objects.length &&
+      file.objects.every((o, i) => o.index === base.objects[i]!.index && o.label === base.objects[i]!.label);
+    if (!sameObjects)
       return { split: `The plate sliced for ${row.name} does not hold the parts now on it` };
     const bytes = await storage.readAll(file.gcodeKey);
     return {
