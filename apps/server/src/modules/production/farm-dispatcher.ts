@@ -50,6 +50,14 @@ export const plateObjectOf = (job: Pick<PrintJobRow, 'id' | 'plateIndex'>): Plat
   label: `P${job.plateIndex ?? 0}_${job.id.replace(/-/g, '').slice(0, 8)}`,
 });
 
+/**
+ * How long a plate waits for its slicing before it is split into single parts: past the
+ * 'slice-plate' queue's three attempts of at most 15 minutes each and their backoff, the job failed
+ * for good (or was lost with a process killed between the claim and the request), and a printer
+ * must not hold a plate that will never come.
+ */
+const PLATE_SLICING_PATIENCE_MS = 60 * 60_000;
+
 /** How many printed jobs and packed orders the autopilot looks at per tick (those for a person are skipped). */
 const AUTOPILOT_PAGE = 500;
 
@@ -353,6 +361,8 @@ export function createFarmDispatcher(deps: {
       return { wait: true };
     }
     if (file.status === 'failed') return { split: `PrusaSlicer could not slice the plate for ${row.name}: ${file.error ?? 'no reason given'}` };
+    if (file.status === 'queued' && now() - file.createdAt.getTime() > PLATE_SLICING_PATIENCE_MS)
+      return { split: `The plate for ${row.name} was not sliced within an hour (the slicing job keeps failing, or was lost)` };
     if (file.status !== 'done' || !file.gcodeKey || !file.objects) return { wait: true };
     // The objects the G-code (and a Bambu package's identify_ids) name must be the ones skipPart names.
     const sameObjects =
@@ -795,6 +805,7 @@ export function createFarmDispatcher(deps: {
       // The job may have started since the last poll: the printer is asked whatever it said last.
       const result = await driverOf(row).cancel();
       if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
+      await dropPlateFiles(job);
       await jobs.setBedClear(row.id, false, null);
       // A cancelled print never reaches its eject: what it left on the bed needs a person.
       if (clearsItself(clearingOf(row)))

@@ -31,6 +31,7 @@ let admin: SignedInClient;
 let seller: SignedInClient;
 let wrapperDir: string;
 let refusePlates: string;
+let slowPlates: string;
 let sim: MoonrakerSimulator | null = null;
 let stopBambu: (() => Promise<void>) | null = null;
 const placedOrders: string[] = [];
@@ -103,12 +104,14 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     wrapperDir = await mkdtemp(path.join(os.tmpdir(), 'layerline-plate-slicer-'));
     await chmod(wrapperDir, 0o755);
     refusePlates = path.join(wrapperDir, 'refuse-plates');
+    slowPlates = path.join(wrapperDir, 'slow-plates');
     const wrapper = path.join(wrapperDir, 'prusa-slicer');
     await writeFile(
       wrapper,
       [
         '#!/bin/sh',
         `if [ -e ${refusePlates} ]; then case " $* " in *" --merge "*) echo "error: Objects could not be merged into one plate" >&2; exit 1;; esac; fi`,
+        `if [ -e ${slowPlates} ]; then case " $* " in *" --merge "*) sleep 8;; esac; fi`,
         `exec ${slicer.path} "$@"`,
         '',
       ].join('\n'),
@@ -131,6 +134,7 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     await stopBambu?.();
     stopBambu = null;
     await rm(refusePlates, { force: true });
+    await rm(slowPlates, { force: true });
   });
   afterAll(async () => {
     await t?.close();
@@ -238,5 +242,27 @@ describe.skipIf(!slicer.available)('plates on a real printer, sliced by PrusaSli
     }
     expect((await admin.post(`/api/admin/production/jobs/${parts[2]!.id}/skip`, { reason: 'spaghetti' })).status).toBe(200);
     expect(bambu.skippedObjects).toEqual([2]);
+    // The order is cancelled: the print stops, and its plate's G-code leaves storage.
+    const [stored] = await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, parts[0]!.id));
+    expect((await admin.post(`/api/orders/${orderId}/status`, { to: 'cancelled', reason: 'buyer changed their mind' })).status).toBe(200);
+    await t.context.orders.announcementsSettled();
+    expect(await t.context.db.select().from(plateFile).where(eq(plateFile.leadJobId, parts[0]!.id))).toEqual([]);
+    await expect(t.context.storage.readAll(stored!.gcodeKey!)).rejects.toThrow();
+  }, 300_000);
+
+  it('splits a plate whose slicing has not come back within the hour, rather than hold the printer for it', async () => {
+    await writeFile(slowPlates, '');
+    await klipperPrinter('Klipper waiting');
+    const orderId = await order(2);
+    await until('the plate waits for its slicing', async () => (await t.context.db.select().from(plateFile)).some((f) => f.status === 'queued'));
+    const lead = (await jobsOf(orderId)).find((j) => j.plateIndex === 0)!;
+    expect(lead.status).toBe('assigned');
+    // An hour on: the job failed for good, or was lost with a process killed after the claim.
+    await t.context.db.update(plateFile).set({ createdAt: new Date(Date.now() - 61 * 60_000) }).where(eq(plateFile.leadJobId, lead.id));
+    await until('the lead prints alone', async () => (await t.context.printJobs.find(lead.id))!.status === 'printing');
+    const jobs = await jobsOf(orderId);
+    expect(jobs.map((j) => [j.plateIndex, j.printsAlone])).toEqual([[null, true], [null, true]]);
+    expect(jobs.find((j) => j.id !== lead.id)!.failureReason).toContain('was not sliced within an hour');
+    expect(fileOf(lead.id)).not.toContain('EXCLUDE_OBJECT_DEFINE');
   }, 300_000);
 });
