@@ -322,11 +322,10 @@ export function createFarmDispatcher(deps: {
 
   /**
    * A plate's file. A simulated printer prints it from its parts' estimates (it reads no G-code, so
-   * no plate is sliced for it);
-   * a real one gets the plate sliced for it by the 'slice-plate' job, each part where the packer
-   * puts it (the planner's layout, made again from the parts and the bed: packPlate is
-   * deterministic). A plate that cannot be laid out or sliced is split back into single parts
-   * (`split`): nothing is lost, each part prints alone.
+   * no plate is sliced for it); a real one gets the plate sliced for it by the 'slice-plate' job,
+   * each part where the packer puts it (the planner's layout, made again from the parts and the bed:
+   * packPlate is deterministic). A plate that cannot be laid out or sliced is split back into single
+   * parts (`split`): nothing is lost, each part prints alone.
    */
   async function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[], row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { split: string }> {
     const base = { fileName: printFileName(lead.id), objects: parts.map(plateObjectOf) };
