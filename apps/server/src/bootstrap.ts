@@ -50,7 +50,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     if (options.workJobs && slicer) {
       await workSlicingJobs(jobs, slicer, context.designs, turns, (configId, version) => context.listingImages.afterSlice(configId, version));
       await workPrintFileJobs(jobs, slicer, context.designs, context.printJobs);
-      await workPlateFileJobs(jobs, slicer, context.designs, context.printJobs);
+      await workPlateFileJobs(jobs, slicer, context.designs, context.printJobs, storage);
     }
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
     // Marketplace webhooks: every process queues what it stores; job-working processes act on them and sweep

@@ -1,5 +1,6 @@
 import type { SlicingScheduler } from '../modules/designs/design-service.ts';
 import type { DesignService } from '../modules/designs/design-service.ts';
+import type { FileStorage } from '../modules/designs/file-storage.ts';
 import { SlicingRefusedError, type Slicer } from '../modules/designs/slicer.ts';
 import type { SlicingTurns } from '../modules/designs/slicing-turn-repository.ts';
 import type { FarmFiles, PlateFileRequest, PrintFileRequest } from '../modules/production/farm-dispatcher.ts';
@@ -91,12 +92,14 @@ export async function workPrintFileJobs(queue: JobQueue, slicer: Slicer, designs
  * objects, or PrusaSlicer's refusal (the plate's check included), for the dispatcher, which splits
  * a refused plate back into single parts (docs/print-farm.md, "Plates").
  */
-export async function workPlateFileJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, jobs: PrintJobRepository): Promise<void> {
+export async function workPlateFileJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, jobs: PrintJobRepository, storage: FileStorage): Promise<void> {
   await queue.work<PlateFileRequest>(QUEUES.slicePlate, async (request) => {
     const gcodeKey = `gcode/plate-${request.plateFileId}.gcode`;
     try {
       const sliced = await designs.slicePlateFile(slicer, request.configId, request.settingsVersion, request.printer, request.parts, gcodeKey);
-      await jobs.finishPlateFile(request.plateFileId, sliced ? { gcodeKey, ...sliced } : { error: 'The print configuration changed or was deleted meanwhile' });
+      const kept = await jobs.finishPlateFile(request.plateFileId, sliced ? { gcodeKey, ...sliced } : { error: 'The print configuration changed or was deleted meanwhile' });
+      // The plate ended (cancelled) while it was sliced: no one will print this file.
+      if (sliced && !kept) await storage.delete(gcodeKey);
     } catch (error) {
       if (!(error instanceof SlicingRefusedError)) throw error;
       await jobs.finishPlateFile(request.plateFileId, { error: error.message });

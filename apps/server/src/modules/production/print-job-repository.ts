@@ -570,14 +570,17 @@ export function createPrintJobRepository(db: Database) {
       return rows.flatMap((r) => (r.gcodeKey ? [r.gcodeKey] : []));
     },
 
+    /** Records a plate's file or refusal; false when the plate was dropped meanwhile (its print ended or was cancelled). */
     async finishPlateFile(
       id: string,
       result: { gcodeKey: string; grams: number; printSeconds: number; objects: { index: number; label: string }[] } | { error: string },
-    ): Promise<void> {
-      await db
+    ): Promise<boolean> {
+      const rows = await db
         .update(plateFile)
         .set({ ...('error' in result ? { status: 'failed', error: result.error } : { status: 'done', ...result }), updatedAt: new Date() })
-        .where(eq(plateFile.id, id));
+        .where(eq(plateFile.id, id))
+        .returning({ id: plateFile.id });
+      return rows.length === 1;
     },
 
     /**
