@@ -1277,6 +1277,9 @@ async function measurePostgres(quotes: ModelQuote[], rand: () => number) {
         requestSlicing: async () => {
           throw new Error('the bench makes decisions only');
         },
+        requestPlateSlicing: async () => {
+          throw new Error('the bench makes decisions only');
+        },
       },
       outcomes: createJobOutcomes({ jobs: printJobs, orders: { find: async () => undefined, tryTransition: async () => false } }),
       options: { autopilot: { enabled: false, delayMs: 0 }, now: () => clock },

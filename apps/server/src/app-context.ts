@@ -101,7 +101,7 @@ function stripeHostOf(apiUrl: string | null): { host?: string; port?: number; pr
 export function createAppContext(
   config: Config,
   db: Database,
-  runtime: { slicing: SlicingScheduler; printFiles: Pick<FarmFiles, 'requestSlicing'>; storage: FileStorage },
+  runtime: { slicing: SlicingScheduler; printFiles: Pick<FarmFiles, 'requestSlicing' | 'requestPlateSlicing'>; storage: FileStorage },
 ) {
   const users = createUserRepository(db);
   // Mail (sign-in links, security alerts): SMTP when SMTP_URL is set, else the local outbox under the
@@ -307,6 +307,7 @@ export function createAppContext(
       settingsVersion: async (configId) =>
         (await designRepository.findConfig(configId))?.settingsVersion ?? null,
       requestSlicing: (request) => runtime.printFiles.requestSlicing(request),
+      requestPlateSlicing: (request) => runtime.printFiles.requestPlateSlicing(request),
     },
     outcomes: jobOutcomes,
     options: {

@@ -8,7 +8,7 @@ import { createSlicingTurns } from './modules/designs/slicing-turn-repository.ts
 import { createLocalDiskStorage } from './integrations/local-disk-storage/local-disk-storage.ts';
 import { createS3Storage } from './integrations/s3-storage/s3-storage.ts';
 import { startJobQueue, type JobQueue } from './jobs/job-queue.ts';
-import { printFileScheduler, slicingScheduler, workPrintFileJobs, workSlicingJobs } from './jobs/slicing-jobs.ts';
+import { printFileScheduler, slicingScheduler, workPlateFileJobs, workPrintFileJobs, workSlicingJobs } from './jobs/slicing-jobs.ts';
 import { workShopSyncJobs } from './jobs/shop-sync-jobs.ts';
 import { startOrderOutboxSweep } from './jobs/order-outbox-jobs.ts';
 import { startOrderReleaseSweep } from './jobs/order-release-jobs.ts';
@@ -50,6 +50,7 @@ export async function bootstrap(config: Config, logger: { error(obj: unknown, ms
     if (options.workJobs && slicer) {
       await workSlicingJobs(jobs, slicer, context.designs, turns, (configId, version) => context.listingImages.afterSlice(configId, version));
       await workPrintFileJobs(jobs, slicer, context.designs, context.printJobs);
+      await workPlateFileJobs(jobs, slicer, context.designs, context.printJobs, storage);
     }
     // ── issue 4 job workers: each module starts its workers here when options.workJobs ──
     // Marketplace webhooks: every process queues what it stores; job-working processes act on them and sweep

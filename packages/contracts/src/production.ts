@@ -63,6 +63,8 @@ export const printJobSchema = z.object({
    * part's index on the plate (0 for the lead). Null: printed alone.
    */
   plate: z.object({ leadId: z.string(), index: z.number().int() }).nullable(),
+  /** A plate it was on could not be sliced (failureReason says why): it is never put on a plate again. */
+  printsAlone: z.boolean(),
 });
 export type PrintJob = z.infer<typeof printJobSchema>;
 

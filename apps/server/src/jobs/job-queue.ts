@@ -14,6 +14,8 @@ export const QUEUES = {
   slicePrintConfig: 'slice-print-config',
   // The print farm's G-code: a configuration sliced for one printer profile (issue 11).
   slicePrintFile: 'slice-print-file',
+  // A plate of several parts sliced for the printer it was assigned to (issue 22).
+  slicePlate: 'slice-plate',
   // ── issue 4 queues: add here, with their policy in QUEUE_OPTIONS ──
   processWebhook: 'process-webhook',
   shopSync: 'shop-sync',
@@ -41,6 +43,7 @@ const QUEUE_OPTIONS: Record<
 > = {
   'slice-print-config': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
   'slice-print-file': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
+  'slice-plate': { retryLimit: 2, retryDelay: 30, expireInSeconds: 15 * 60 },
   // One queued and one running sync per shop (singletonKey = shop id): policy 'stately'.
   'shop-sync': { retryLimit: 4, retryDelay: 30, expireInSeconds: 10 * 60, policy: 'stately' },
   // Order API webhooks: 8 retries, jittered and doubling from ~30 s (a few hours in all, like Shopify's 8 over 4 h).

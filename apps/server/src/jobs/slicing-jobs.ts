@@ -1,8 +1,9 @@
 import type { SlicingScheduler } from '../modules/designs/design-service.ts';
 import type { DesignService } from '../modules/designs/design-service.ts';
+import type { FileStorage } from '../modules/designs/file-storage.ts';
 import { SlicingRefusedError, type Slicer } from '../modules/designs/slicer.ts';
 import type { SlicingTurns } from '../modules/designs/slicing-turn-repository.ts';
-import type { PrintFileRequest } from '../modules/production/farm-dispatcher.ts';
+import type { FarmFiles, PlateFileRequest, PrintFileRequest } from '../modules/production/farm-dispatcher.ts';
 import type { PrintJobRepository } from '../modules/production/print-job-repository.ts';
 import { QUEUES, stableJobId, type JobQueue } from './job-queue.ts';
 
@@ -59,11 +60,14 @@ export async function workSlicingJobs(
  * asking twice queues it once. The farm's files have their own queue and worker (a lane beside the
  * quotes'), so sellers' quotes never hold up printing and the farm never holds up a quote.
  */
-export function printFileScheduler(queue: JobQueue): { requestSlicing(request: PrintFileRequest): Promise<void> } {
+export function printFileScheduler(queue: JobQueue): Pick<FarmFiles, 'requestSlicing' | 'requestPlateSlicing'> {
   return {
     async requestSlicing(request) {
       const key = `${request.configId}:${request.settingsVersion}:${request.profileKey}`;
       await queue.send<PrintFileRequest>(QUEUES.slicePrintFile, request, { id: stableJobId(QUEUES.slicePrintFile, key) });
+    },
+    async requestPlateSlicing(request) {
+      await queue.send<PlateFileRequest>(QUEUES.slicePlate, request, { id: stableJobId(QUEUES.slicePlate, request.plateFileId) });
     },
   };
 }
@@ -79,6 +83,26 @@ export async function workPrintFileJobs(queue: JobQueue, slicer: Slicer, designs
     } catch (error) {
       if (!(error instanceof SlicingRefusedError)) throw error;
       await jobs.finishPrintFile(configId, settingsVersion, profileKey, { error: error.message });
+    }
+  });
+}
+
+/**
+ * Slices a plate of several parts for the printer it was assigned to and records its file and
+ * objects, or PrusaSlicer's refusal (the plate's check included), for the dispatcher, which splits
+ * a refused plate back into single parts (docs/print-farm.md, "Plates").
+ */
+export async function workPlateFileJobs(queue: JobQueue, slicer: Slicer, designs: DesignService, jobs: PrintJobRepository, storage: FileStorage): Promise<void> {
+  await queue.work<PlateFileRequest>(QUEUES.slicePlate, async (request) => {
+    const gcodeKey = `gcode/plate-${request.plateFileId}.gcode`;
+    try {
+      const sliced = await designs.slicePlateFile(slicer, request.configId, request.settingsVersion, request.printer, request.parts, gcodeKey);
+      const kept = await jobs.finishPlateFile(request.plateFileId, sliced ? { gcodeKey, ...sliced } : { error: 'The print configuration changed or was deleted meanwhile' });
+      // The plate ended (cancelled) while it was sliced: no one will print this file.
+      if (sliced && !kept) await storage.delete(gcodeKey);
+    } catch (error) {
+      if (!(error instanceof SlicingRefusedError)) throw error;
+      await jobs.finishPlateFile(request.plateFileId, { error: error.message });
     }
   });
 }

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { SlicingRefusedError, type Slicer } from '../../modules/designs/slicer.ts';
+import { slicePlateWithPrusaSlicer } from './plate-slicing.ts';
 import { detectPrusaSlicer, isSlicerError, removeStaleSlicerScratch, sliceWithPrusaSlicer } from './prusa-slicer.ts';
 
 /** Each run's limits, enforced by the operating system (docs/slicer-sandbox.md). */
@@ -22,29 +23,38 @@ export async function createPrusaSlicer(options: { binaryPath?: string; scratchR
   if (!detected.available || !detected.path) return null;
   await mkdir(options.scratchRoot, { recursive: true });
   await removeStaleSlicerScratch({ scratchRoot: options.scratchRoot });
-  const binaryPath = detected.path;
+  const { limits } = options;
+  const run = {
+    binaryPath: detected.path,
+    scratchRoot: options.scratchRoot,
+    cpuLimitSeconds: limits.cpuSeconds,
+    memoryLimitBytes: limits.memoryBytes,
+    timeoutMs: limits.timeoutMs,
+  };
   return {
     version: detected.version ?? 'unknown',
     async slice(input) {
       try {
-        const { limits } = options;
-        const result = await sliceWithPrusaSlicer({
-          ...input,
-          binaryPath,
-          scratchRoot: options.scratchRoot,
-          cpuLimitSeconds: limits.cpuSeconds,
-          memoryLimitBytes: limits.memoryBytes,
-          timeoutMs: limits.timeoutMs,
-        });
+        const result = await sliceWithPrusaSlicer({ ...input, ...run });
         return { grams: result.grams, printSeconds: result.printSeconds, gcodePath: result.gcodePath };
       } catch (error) {
-        if (isSlicerError(error) && error.code !== 'unavailable') {
-          // Past a limit, the same settings would hit it again: say what would change the outcome.
-          const overLimit = error.code === 'timeout' || error.code === 'memory';
-          throw new SlicingRefusedError(overLimit ? `${error.message}. These settings need more than one slicing run may use; thicker layers or less infill need less` : error.message);
-        }
-        throw error;
+        throw refusalOf(error);
+      }
+    },
+    async slicePlate(input) {
+      try {
+        const result = await slicePlateWithPrusaSlicer({ ...input, ...run });
+        return { grams: result.grams, printSeconds: result.printSeconds, gcodePath: result.gcodePath, objects: result.objects };
+      } catch (error) {
+        throw refusalOf(error);
       }
     },
   };
+}
+
+function refusalOf(error: unknown): unknown {
+  if (!isSlicerError(error) || error.code === 'unavailable') return error;
+  // Past a limit, the same settings would hit it again: say what would change the outcome.
+  const overLimit = error.code === 'timeout' || error.code === 'memory';
+  return new SlicingRefusedError(overLimit ? `${error.message}. These settings need more than one slicing run may use; thicker layers or less infill need less` : error.message);
 }

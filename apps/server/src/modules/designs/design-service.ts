@@ -27,7 +27,7 @@ import type { DesignRepository, DesignWithConfigs, PrintConfigRow } from './desi
 import { FileTooLargeError, type FileStorage } from './file-storage.ts';
 import { ModelWorkError, type ModelWorker } from './model-worker.ts';
 import type { EstimateSettings } from './model-work.ts';
-import { SlicingRefusedError, type Slicer, type SlicerPrinter } from './slicer.ts';
+import { SlicingRefusedError, type Slicer, type SlicerPlatePart, type SlicerPrinter } from './slicer.ts';
 
 /** Who acts: the signed-in user, and whether they are an admin (admins see every seller's designs). */
 export interface Actor {
@@ -619,6 +619,44 @@ export function createDesignService(deps: DesignServiceDeps) {
       const item = await designs.find(config.designId);
       if (!item) return null;
       return sliceInto(slicer, config, item, gcodeKey, printer);
+    },
+
+    /**
+     * A plate of copies of one configuration (the farm puts only parts of one configuration on a
+     * plate), sliced for a farm printer with each copy at its place, stored at `gcodeKey`. Null when
+     * the configuration changed or was deleted meanwhile. The scratch is removed whatever happens.
+     */
+    async slicePlateFile(
+      slicer: Slicer,
+      configId: string,
+      settingsVersion: number,
+      printer: SlicerPrinter,
+      parts: readonly Omit<SlicerPlatePart, 'modelPath' | 'format'>[],
+      gcodeKey: string,
+    ): Promise<{ grams: number; printSeconds: number; objects: { index: number; label: string }[] } | null> {
+      const config = await designs.findConfig(configId);
+      if (!config || config.settingsVersion !== settingsVersion) return null;
+      const item = await designs.find(config.designId);
+      if (!item) return null;
+      const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'layerline-model-'));
+      const format = item.design.format as SlicerPlatePart['format'];
+      const modelPath = path.join(scratch, `model.${format}`);
+      let gcodePath: string | undefined;
+      try {
+        await fs.promises.writeFile(modelPath, await storage.readAll(item.design.storageKey));
+        const filament = config.filament as EstimateSettings['filament'];
+        const result = await slicer.slicePlate({
+          parts: parts.map((part) => ({ ...part, modelPath, format })),
+          settings: { layerHeightMm: config.layerHeightMm, infillPercent: config.infillPercent, filament, densityGPerCm3: FILAMENT_DENSITY_G_PER_CM3[filament] },
+          printer,
+        });
+        gcodePath = result.gcodePath;
+        await storage.write(gcodeKey, fs.createReadStream(result.gcodePath), { maxBytes: 2 * 1024 * 1024 * 1024 });
+        return { grams: result.grams, printSeconds: result.printSeconds, objects: result.objects };
+      } finally {
+        if (gcodePath) await fs.promises.rm(gcodePath, { force: true });
+        await fs.promises.rm(scratch, { recursive: true, force: true });
+      }
     },
 
     /**

@@ -22,6 +22,29 @@ export interface Slicer {
     /** The printer the G-code is for (its profile, nozzle and bed); absent: the quotes' profile (0.4 mm, 250 × 210 × 210 mm, no material profile). */
     printer?: SlicerPrinter;
   }): Promise<{ grams: number; printSeconds: number; gcodePath: string }>;
+  /**
+   * Slices several parts as one plate for a farm printer, each at the place given (docs/print-farm.md,
+   * "Plates"): one G-code printing them all, each part an object named by its label, checked to print
+   * every part inside its footprint. Refusals are SlicingRefusedError, as for `slice`.
+   */
+  slicePlate(input: {
+    parts: readonly SlicerPlatePart[];
+    settings: { layerHeightMm: number; infillPercent: number; filament: FilamentType; densityGPerCm3: number };
+    printer: SlicerPrinter;
+  }): Promise<{ grams: number; printSeconds: number; gcodePath: string; objects: { index: number; label: string }[] }>;
+}
+
+/** One part of a plate: its model file and where it goes on the bed (plate-packer.ts's Placement). */
+export interface SlicerPlatePart {
+  readonly modelPath: string;
+  readonly format: 'stl' | 'obj' | '3mf';
+  /** Letters, digits and underscore: the object's name in the G-code (the part's index is its place in the list). */
+  readonly label: string;
+  readonly centerX: number;
+  readonly centerY: number;
+  readonly rotationDeg: 0 | 90;
+  readonly width: number;
+  readonly depth: number;
 }
 
 /**

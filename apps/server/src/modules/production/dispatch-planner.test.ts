@@ -844,11 +844,6 @@ describe('several parts per plate (rule 7)', () => {
     expect(unknown.assignments[0]!.plate).toBeUndefined();
   });
 
-  it('gives a printer that takes one part at a time no plate', () => {
-    const d = plan([printer('p1', { printsPlates: false })], [small('a'), small('b')], plates);
-    expect(d.assignments[0]!.plate).toBeUndefined();
-  });
-
   it('keeps the loaded spool able to print the whole plate', () => {
     const d = plan(
       [printer('p1', { loaded: { material: 'PLA', colour: 'black', gramsLeft: 100 } })],

@@ -95,8 +95,6 @@ export interface PlannerPrinter {
   readonly retired?: boolean;
   /** When the printer last started a print (ms), for staggered starts. */
   readonly lastStartAt: number | null;
-  /** False: it takes one part at a time (no plate of several can be made for it); absent: it may. */
-  readonly printsPlates?: boolean;
 }
 
 export interface PlannerJob {
@@ -703,7 +701,7 @@ function fillPlate(
   const options = queue.options;
   const leadEntry = queue.entry(lead.jobId)!;
   const leadJob = leadEntry.job;
-  if (options.partsPerPlate <= 1 || printer.printsPlates === false || leadJob.pinnedPrinterId !== null || !leadJob.plateKey)
+  if (options.partsPerPlate <= 1 || leadJob.pinnedPrinterId !== null || !leadJob.plateKey)
     return lead;
   const spool = lead.spoolChange ?? printer.loaded!;
   // A fresh spool's weight is not known; a loaded one must hold the whole plate.

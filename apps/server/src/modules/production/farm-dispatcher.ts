@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { clearsItself, isPrinterFree, PRINT_JOB_ON_PRINTER, type PrinterKind, type PrinterSlicerProfile, type PrinterSpool, type PrinterStatus } from '@layerline/contracts';
 import { verdictOnFinish, withEjectTail } from './continuous-printing.ts';
 import {
+  DEFAULT_PLANNER_OPTIONS,
   DispatchQueue,
   gramsNeeded,
   planDispatch,
@@ -10,7 +11,8 @@ import {
   type PowerGroup,
 } from './dispatch-planner.ts';
 import type { FileStorage } from '../designs/file-storage.ts';
-import type { SlicerPrinter } from '../designs/slicer.ts';
+import type { SlicerPlatePart, SlicerPrinter } from '../designs/slicer.ts';
+import { packPlate } from './plate-packer.ts';
 import { actorIdOf, type FarmActor, type JobOutcomes } from './job-outcomes.ts';
 import type { PrintJobRepository, PrintJobRow, QueueEntryRow } from './print-job-repository.ts';
 import type { PlateObject, PrinterDriverFactory, PrinterFailure, PrintFile } from './printer-driver.ts';
@@ -35,11 +37,26 @@ export const printFileName = (jobId: string) => `layerline-${jobId}.gcode`;
 /** The file a job's print is in: its own, or its plate lead's (issue 22). */
 const fileNameOf = (job: Pick<PrintJobRow, 'id' | 'plateLeadId'>) => printFileName(job.plateLeadId ?? job.id);
 
+/**
+ * The plate_file row of a plate: its parts in plate order, the settings and the printer profile, so
+ * a plate formed again with other parts, or for another profile, is sliced again.
+ */
+export const plateFileIdOf = (parts: readonly Pick<PrintJobRow, 'id'>[], settingsVersion: number, profileKey: string) =>
+  createHash('sha256').update([...parts.map((p) => p.id), String(settingsVersion), profileKey].join('\0')).digest('hex').slice(0, 32);
+
 /** A part's object on its plate: its index and a label Klipper and PrusaSlicer take as it is. */
 export const plateObjectOf = (job: Pick<PrintJobRow, 'id' | 'plateIndex'>): PlateObject => ({
   index: job.plateIndex ?? 0,
   label: `P${job.plateIndex ?? 0}_${job.id.replace(/-/g, '').slice(0, 8)}`,
 });
+
+/**
+ * How long a plate waits for its slicing before it is split into single parts: past the
+ * 'slice-plate' queue's three attempts of at most 15 minutes each and their backoff, the job failed
+ * for good (or was lost with a process killed between the claim and the request), and a printer
+ * must not hold a plate that will never come.
+ */
+const PLATE_SLICING_PATIENCE_MS = 60 * 60_000;
 
 /** How many printed jobs and packed orders the autopilot looks at per tick (those for a person are skipped). */
 const AUTOPILOT_PAGE = 500;
@@ -50,11 +67,7 @@ const UPLOAD_SETTLE_MS = 120_000;
 export interface FarmDispatcherOptions {
   /** FARM_AUTOPILOT: confirm beds, QC, spools and packing by itself after `delayMs`. */
   readonly autopilot: { readonly enabled: boolean; readonly delayMs: number };
-  /**
-   * FARM_PARTS_PER_PLATE (issue 22): at most this many parts on one plate; 1 prints each alone.
-   * Plates go to simulated printers only until plate slicing is wired into the slicing job
-   * (docs/print-farm.md, "Plates").
-   */
+  /** FARM_PARTS_PER_PLATE (issue 22): at most this many parts on one plate; 1 prints each alone. */
   readonly partsPerPlate?: number;
   readonly now?: () => number;
 }
@@ -65,6 +78,19 @@ export interface FarmFiles {
   settingsVersion(configId: string): Promise<number | null>;
   /** Queues the slicing of a configuration for a printer profile ('slice-print-file'). */
   requestSlicing(request: PrintFileRequest): Promise<void>;
+  /** Queues the slicing of a plate for the printer it was assigned to ('slice-plate'). */
+  requestPlateSlicing(request: PlateFileRequest): Promise<void>;
+}
+
+/** A plate of copies of one configuration, to be sliced for one printer (docs/jobs.md, "slice-plate"). */
+export interface PlateFileRequest {
+  /** The plate_file row the result goes to (plateFileIdOf). */
+  readonly plateFileId: string;
+  readonly configId: string;
+  readonly settingsVersion: number;
+  readonly printer: SlicerPrinter;
+  /** In plate order: a part's place in the list is its index, its object id in the G-code and in a Bambu package. */
+  readonly parts: readonly Omit<SlicerPlatePart, 'modelPath' | 'format'>[];
 }
 
 export interface PrintFileRequest {
@@ -132,9 +158,6 @@ export function plannerPrinterOf(
     paused: row.status === 'paused',
     retired: row.status === 'retired',
     lastStartAt: row.lastStartedAt?.getTime() ?? null,
-    // A simulated printer prints a plate from its parts' estimates; a real one needs the plate's own
-    // G-code, which the slicing job does not make yet (docs/print-farm.md, "Plates").
-    printsPlates: row.connectionKind === 'simulated',
   };
 }
 
@@ -143,7 +166,7 @@ export function plannerJobOf(
   job: Pick<
     PrintJobRow,
     | 'id' | 'seq' | 'sizeXMm' | 'sizeYMm' | 'sizeZMm' | 'material' | 'colour' | 'nozzleMm' | 'printSeconds' | 'grams'
-    | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey' | 'printConfigId'
+    | 'placedAt' | 'dueAt' | 'rush' | 'pinnedPrinterId' | 'manualKey' | 'printConfigId' | 'printsAlone'
   >,
 ): PlannerJob {
   return {
@@ -161,7 +184,7 @@ export function plannerJobOf(
     pinnedPrinterId: job.pinnedPrinterId,
     priorityOverride: job.manualKey,
     seq: job.seq,
-    plateKey: job.printConfigId,
+    plateKey: job.printsAlone ? null : job.printConfigId,
   };
 }
 
@@ -298,19 +321,60 @@ export function createFarmDispatcher(deps: {
   }
 
   /**
-   * A plate's file: a simulated printer prints it from its parts' estimates (it reads no G-code).
-   * Plates go to simulated printers only (PlannerPrinter.printsPlates), so a real printer never
-   * gets one until plate slicing is wired into the slicing job: `refused`.
+   * A plate's file. A simulated printer prints it from its parts' estimates (it reads no G-code, so
+   * no plate is sliced for it); a real one gets the plate sliced for it by the 'slice-plate' job,
+   * each part where the packer puts it (the planner's layout, made again from the parts and the bed:
+   * packPlate is deterministic). A plate that cannot be laid out or sliced is split back into single
+   * parts (`split`): nothing is lost, each part prints alone.
    */
-  function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[], row: PrinterRow): { ready: PrintFile } | { refused: string } {
-    if (row.connectionKind !== 'simulated')
-      return { refused: `${row.name} cannot print the plate led by “${lead.partName}”: plates are not sliced for real printers yet` };
+  async function plateFileFor(lead: PrintJobRow, parts: readonly PrintJobRow[], row: PrinterRow): Promise<{ ready: PrintFile } | { wait: true } | { split: string }> {
+    const base = { fileName: printFileName(lead.id), objects: parts.map(plateObjectOf) };
+    if (lead.fileKind === 'simulation' || row.connectionKind === 'simulated')
+      return { ready: { ...base, bytes: plateSimulationFile(parts), estimatedPrintSeconds: parts.reduce((sum, p) => sum + p.printSeconds, 0) } };
+    const version = await deps.files.settingsVersion(lead.printConfigId);
+    if (version === null) return { split: `The print configuration of “${lead.partName}” was deleted` };
+    const profile = printerProfileOf(row);
+    const id = plateFileIdOf(parts, version, profile.key);
+    const file = await jobs.plateFile(id);
+    if (!file) {
+      const { bedMarginMm, plateGapMm, heightMarginMm } = DEFAULT_PLANNER_OPTIONS;
+      const layout = packPlate(
+        parts.map((p) => ({ id: p.id, size: { x: p.sizeXMm, y: p.sizeYMm, z: p.sizeZMm } })),
+        { x: row.buildXMm, y: row.buildYMm, z: row.buildZMm },
+        { edgeMarginMm: bedMarginMm, gapMm: plateGapMm, heightMarginMm },
+      );
+      if (!layout) return { split: `The plate led by “${lead.partName}” no longer fits ${row.name}'s bed` };
+      const at = new Map(layout.map((p) => [p.id, p]));
+      if (await jobs.claimPlateFile(id, lead.id)) {
+        await deps.files.requestPlateSlicing({
+          plateFileId: id,
+          configId: lead.printConfigId,
+          settingsVersion: version,
+          printer: profile.printer,
+          parts: parts.map((part) => {
+            const { centerX, centerY, rotationDeg, width, depth } = at.get(part.id)!;
+            return { label: plateObjectOf(part).label, centerX, centerY, rotationDeg, width, depth };
+          }),
+        });
+      }
+      return { wait: true };
+    }
+    if (file.status === 'failed') return { split: `PrusaSlicer could not slice the plate for ${row.name}: ${file.error ?? 'no reason given'}` };
+    if (file.status === 'queued' && now() - file.createdAt.getTime() > PLATE_SLICING_PATIENCE_MS)
+      return { split: `The plate for ${row.name} was not sliced within an hour (the slicing job keeps failing, or was lost)` };
+    if (file.status !== 'done' || !file.gcodeKey || !file.objects) return { wait: true };
+    // The objects the G-code (and a Bambu package's identify_ids) name must be the ones skipPart names.
+    const sameObjects =
+      file.objects.length === base.objects.length &&
+      file.objects.every((o, i) => o.index === base.objects[i]!.index && o.label === base.objects[i]!.label);
+    if (!sameObjects)
+      return { split: `The plate sliced for ${row.name} does not hold the parts now on it` };
+    const bytes = await storage.readAll(file.gcodeKey);
     return {
       ready: {
-        fileName: printFileName(lead.id),
-        bytes: plateSimulationFile(parts),
-        estimatedPrintSeconds: parts.reduce((sum, p) => sum + p.printSeconds, 0),
-        objects: parts.map(plateObjectOf),
+        ...base,
+        bytes: withEjectTail(bytes, clearingOf(row), row.connectionKind as PrinterKind),
+        estimatedPrintSeconds: file.printSeconds ?? parts.reduce((sum, p) => sum + p.printSeconds, 0),
       },
     };
   }
@@ -330,6 +394,17 @@ export function createFarmDispatcher(deps: {
    */
   async function endPrint(held: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null = null): Promise<void> {
     for (const part of await partsOf(held)) await endPartPrint(part, row, status, failure, qcNote);
+    await dropPlateFiles(held);
+  }
+
+  /**
+   * A plate's G-code is made for one plate of one printer: once the print ended (or can no longer
+   * end), no one prints it again, so it leaves storage. Its lead's other plates that never printed go too.
+   */
+  async function dropPlateFiles(held: PrintJobRow): Promise<void> {
+    for (const key of await jobs.dropPlateFiles(held.plateLeadId ?? held.id)) {
+      await storage.delete(key).catch((error: unknown) => deps.log?.error({ err: error, key }, 'could not delete a plate file'));
+    }
   }
 
   async function endPartPrint(job: PrintJobRow, row: PrinterRow, status: PrinterStatus | null, failure: string | null, qcNote: string | null): Promise<void> {
@@ -400,6 +475,7 @@ export function createFarmDispatcher(deps: {
       await jobs.record({ kind: 'failed', jobId: part.id, printerId: part.printerId, orderId: part.orderId, actorKind: 'system', detail: reason });
       await outcomes.jobFailed(failed, { kind: 'system' });
     }
+    await dropPlateFiles(job);
   }
 
   /** A print used its grams of the loaded spool (read again: a person may have changed spools meanwhile). */
@@ -480,15 +556,20 @@ export function createFarmDispatcher(deps: {
       await requeue(job, 'assigned', 'The printer was paused or retired before the job started');
       return false;
     }
-    let found: Awaited<ReturnType<typeof fileFor>>;
+    let found: Awaited<ReturnType<typeof fileFor>> | Awaited<ReturnType<typeof plateFileFor>>;
     try {
-      found = parts.length > 1 ? plateFileFor(job, parts, row) : await fileFor(job, row);
+      found = parts.length > 1 ? await plateFileFor(job, parts, row) : await fileFor(job, row);
     } catch (error) {
       deps.log?.error({ err: error, jobId }, 'print file could not be read');
       await requeue(job, 'assigned', 'The sliced file could not be read; it is tried again');
       return false;
     }
     if ('wait' in found) return false; // sliced for this printer meanwhile; the next tick tries again
+    if ('split' in found) {
+      // The lead stays on the printer alone (its own file is asked for next tick), the others go back to the queue.
+      await jobs.splitPlate(job.id, found.split, new Date(now()));
+      return false;
+    }
     if ('refused' in found) {
       await requeue(job, 'assigned', found.refused);
       await outcomes.moveOrder(job.orderId, ['accepted', 'in_production'], 'on_hold', `${found.refused}. Pin the job to another printer, or change the model or its settings, then release the order.`, { kind: 'system' });
@@ -723,6 +804,7 @@ export function createFarmDispatcher(deps: {
       // The job may have started since the last poll: the printer is asked whatever it said last.
       const result = await driverOf(row).cancel();
       if (!result.ok) deps.log?.error({ printerId: row.id, failure: result.failure }, 'could not cancel a print on its printer');
+      await dropPlateFiles(job);
       await jobs.setBedClear(row.id, false, null);
       // A cancelled print never reaches its eject: what it left on the bed needs a person.
       if (clearsItself(clearingOf(row)))

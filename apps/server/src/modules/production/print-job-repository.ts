@@ -9,6 +9,7 @@ import {
   order,
   orderItem,
   printConfiguration,
+  plateFile,
   printFile,
   printJob,
   printer,
@@ -23,6 +24,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 export type PrintJobRow = typeof printJob.$inferSelect;
 export type NewPrintJob = typeof printJob.$inferInsert;
 export type PrintFileRow = typeof printFile.$inferSelect;
+export type PlateFileRow = typeof plateFile.$inferSelect;
 
 /** One part of one item of an order, with what the farm needs to print it. */
 export interface OrderPartRow {
@@ -57,6 +59,8 @@ export interface QueueEntryRow {
   readonly manualKey: number | null;
   /** Parts of the same print configuration share settings, so they may share a plate. */
   readonly printConfigId: string;
+  /** A plate it was on could not be sliced: it prints alone from now on. */
+  readonly printsAlone: boolean;
 }
 
 export interface ProductionEventInput {
@@ -207,6 +211,7 @@ export function createPrintJobRepository(db: Database) {
           pinnedPrinterId: printJob.pinnedPrinterId,
           manualKey: printJob.manualKey,
           printConfigId: printJob.printConfigId,
+          printsAlone: printJob.printsAlone,
         })
         .from(printJob)
         .innerJoin(order, eq(order.id, printJob.orderId))
@@ -289,8 +294,9 @@ export function createPrintJobRepository(db: Database) {
      * Puts queued jobs on the plate of `leadId`, assigned to its printer (issue 22), in one
      * statement: each only while it is still queued and its order in the farm's hands, and only
      * while the lead is assigned to that printer. A part that moved on meanwhile is left out (the
-     * layout of the others stays valid); the lead becomes index 0 when any joined. Returns the ids
-     * that joined.
+     * layout of the others stays valid) and the others close up behind it, so the indices are
+     * 0, 1, 2, …: a part's index is its object id in the plate's G-code and in a Bambu package, which
+     * number the objects in order. The lead becomes index 0 when any joined. Returns the ids that joined.
      */
     async joinPlate(leadId: string, printerId: string, parts: readonly { id: string; index: number }[], at: Date): Promise<string[]> {
       if (parts.length === 0) return [];
@@ -300,9 +306,13 @@ export function createPrintJobRepository(db: Database) {
         ), joined AS (
           UPDATE print_job SET status = 'assigned', printer_id = ${printerId}::uuid, plate_lead_id = ${leadId}::uuid,
                  plate_index = v.idx, assigned_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz
-          FROM unnest(${`{${parts.map((p) => p.id).join(',')}}`}::uuid[], ${`{${parts.map((p) => p.index).join(',')}}`}::int[]) AS v(id, idx)
+          FROM (
+            SELECT w.id, (row_number() OVER (ORDER BY w.idx))::int AS idx
+            FROM unnest(${`{${parts.map((p) => p.id).join(',')}}`}::uuid[], ${`{${parts.map((p) => p.index).join(',')}}`}::int[]) AS w(id, idx)
+            JOIN print_job j ON j.id = w.id AND j.status = 'queued'
+            JOIN "order" o ON o.id = j.order_id AND o.status IN ('accepted', 'in_production')
+          ) AS v
           WHERE print_job.id = v.id AND print_job.status = 'queued' AND EXISTS (SELECT 1 FROM lead)
-            AND EXISTS (SELECT 1 FROM "order" o WHERE o.id = print_job.order_id AND o.status IN ('accepted', 'in_production'))
           RETURNING print_job.id, print_job.order_id, v.idx
         ), led AS (
           UPDATE print_job SET plate_index = 0 WHERE id = ${leadId}::uuid AND EXISTS (SELECT 1 FROM joined)
@@ -540,6 +550,63 @@ export function createPrintJobRepository(db: Database) {
             eq(printFile.profileKey, profileKey),
           ),
         );
+    },
+
+    /** A plate's file (plate-slicing), if it was asked for. */
+    async plateFile(id: string): Promise<PlateFileRow | undefined> {
+      const [row] = await db.select().from(plateFile).where(eq(plateFile.id, id));
+      return row;
+    },
+
+    /** Asks for a plate's file; true when this call asked first (it queues the slicing). */
+    async claimPlateFile(id: string, leadJobId: string): Promise<boolean> {
+      const rows = await db.insert(plateFile).values({ id, leadJobId }).onConflictDoNothing().returning({ id: plateFile.id });
+      return rows.length === 1;
+    },
+
+    /** Forgets every plate file a job led (its print ended); returns the G-code keys to delete from storage. */
+    async dropPlateFiles(leadJobId: string): Promise<string[]> {
+      const rows = await db.delete(plateFile).where(eq(plateFile.leadJobId, leadJobId)).returning({ gcodeKey: plateFile.gcodeKey });
+      return rows.flatMap((r) => (r.gcodeKey ? [r.gcodeKey] : []));
+    },
+
+    /** Records a plate's file or refusal; false when the plate was dropped meanwhile (its print ended or was cancelled). */
+    async finishPlateFile(
+      id: string,
+      result: { gcodeKey: string; grams: number; printSeconds: number; objects: { index: number; label: string }[] } | { error: string },
+    ): Promise<boolean> {
+      const rows = await db
+        .update(plateFile)
+        .set({ ...('error' in result ? { status: 'failed', error: result.error } : { status: 'done', ...result }), updatedAt: new Date() })
+        .where(eq(plateFile.id, id))
+        .returning({ id: plateFile.id });
+      return rows.length === 1;
+    },
+
+    /**
+     * A plate that cannot be printed as one (its slicing failed) splits back into single parts, in
+     * one statement: its lead stays assigned to the printer and prints alone; the others, still
+     * assigned, go back to the queue. Every part is marked to print alone from now on (the next
+     * decision would otherwise put them on a plate again), and the reason goes on each timeline.
+     */
+    async splitPlate(leadId: string, reason: string, at: Date): Promise<void> {
+      const when = at.toISOString();
+      await db.execute(sql`
+        WITH lead AS (
+          UPDATE print_job SET plate_index = NULL, prints_alone = true, updated_at = ${when}::timestamptz
+          WHERE id = ${leadId}::uuid AND status = 'assigned' AND plate_lead_id IS NULL
+          RETURNING id, printer_id, order_id
+        ), others AS (
+          UPDATE print_job SET status = 'queued', printer_id = NULL, spool_change = NULL, plate_lead_id = NULL, plate_index = NULL,
+                 prints_alone = true, failure_reason = ${reason}, updated_at = ${when}::timestamptz
+          FROM lead
+          WHERE print_job.plate_lead_id = lead.id AND print_job.status = 'assigned'
+          RETURNING print_job.id, print_job.order_id, lead.printer_id
+        )
+        INSERT INTO production_event (kind, job_id, printer_id, order_id, actor_kind, detail)
+        SELECT 'plate_split', id, printer_id, order_id, 'system', ${`${reason}; it prints alone on this printer`} FROM lead
+        UNION ALL
+        SELECT 'requeued', id, printer_id, order_id, 'system', ${`${reason}; it prints alone`} FROM others`);
     },
 
     /** The item lines of orders with each variant's packaging (the pick list). */

@@ -171,6 +171,8 @@ export const printJob = pgTable(
      */
     plateLeadId: uuid('plate_lead_id'),
     plateIndex: integer('plate_index'),
+    /** A plate it was on could not be sliced (docs/print-farm.md, "Plates"): it is never put on a plate again. */
+    printsAlone: boolean('prints_alone').notNull().default(false),
     /** Who passed or failed it: a user id, or 'autopilot'. */
     qcBy: text('qc_by'),
     /** What QC should look at closely (the printer could not tell how the print ended), or null. */
@@ -261,4 +263,30 @@ export const printFile = pgTable(
       table.profileKey,
     ),
   ],
+);
+
+/**
+ * A plate of several parts sliced for the printer it was assigned to (issue 22; the 'slice-plate'
+ * job). `id` names the plate exactly: its lead, its parts in plate order, the settings version and
+ * the printer profile, so a plate formed anew (other parts, another printer) is sliced anew.
+ */
+export const plateFile = pgTable(
+  'plate_file',
+  {
+    id: text('id').primaryKey(),
+    leadJobId: uuid('lead_job_id')
+      .notNull()
+      .references(() => printJob.id, { onDelete: 'cascade' }),
+    /** queued | done | failed */
+    status: text('status').notNull().default('queued'),
+    gcodeKey: text('gcode_key'),
+    /** The parts as the printer knows them (PlateObject: index and label), in plate order. */
+    objects: jsonb('objects').$type<{ index: number; label: string }[]>(),
+    grams: doublePrecision('grams'),
+    printSeconds: doublePrecision('print_seconds'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('plate_file_lead_idx').on(table.leadJobId)],
 );

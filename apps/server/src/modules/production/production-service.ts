@@ -192,6 +192,7 @@ export function createProductionService(deps: {
       startedAt: job.startedAt?.toISOString() ?? null,
       finishedAt: job.finishedAt?.toISOString() ?? null,
       plate: job.plateIndex === null ? null : { leadId: job.plateLeadId ?? job.id, index: job.plateIndex },
+      printsAlone: job.printsAlone,
     };
   }
 

@@ -187,6 +187,9 @@ export function QueueTable({
                     {job.partName}
                   </Typography>
                   {job.rush ? <Chip size="small" color="error" label="Rush" /> : null}
+                  {job.printsAlone ? (
+                    <Chip size="small" variant="outlined" label="Prints alone" title={job.failureReason ?? 'A plate it was on could not be sliced'} data-testid="prints-alone" />
+                  ) : null}
                 </Stack>
                 {job.copy > 1 ? (
                   <Typography variant="caption" color="text.secondary">
