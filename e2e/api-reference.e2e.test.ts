@@ -123,6 +123,10 @@ describe('API reference', () => {
       'order.refunded',
       'order.shipped',
       'order.delivered',
+      'order.claim_filed',
+      'order.claim_decided',
+      'order.cancelled',
+      'order.address_changed',
     ]);
     await webhooks.getByText('An order shipped, with its tracking').click();
     await webhooks.locator('.parameter__name', { hasText: 'webhook-signature' }).waitFor();
