@@ -258,6 +258,24 @@ function makeDay(quotes: ModelQuote[], rand: () => number): Item[] {
 
 /* ---------------------------------------------------------------- the simulation */
 
+/** An item's print job (its `attempt`-th) as the planner sees it. */
+function plannerJobOf(item: Item, attempt: number, seq: number): PlannerJob {
+  return {
+    id: `${item.id}#${attempt}`,
+    size: item.quote.size,
+    material: item.material,
+    colour: item.colour,
+    nozzleMm: item.nozzleMm,
+    printSeconds: item.printSeconds,
+    orderPlacedAt: item.placedAtS * 1000,
+    dueAt: item.dueAtS === null ? null : item.dueAtS * 1000,
+    sellerPriority: item.sellerPriority,
+    rush: item.rush,
+    pinnedPrinterId: null,
+    seq,
+  };
+}
+
 interface SimJob {
   job: PlannerJob;
   item: Item;
@@ -486,25 +504,7 @@ function simulate(
     job.status = to;
   };
   let jobSeq = 0;
-  const newJob = (item: Item, attempt: number): SimJob => ({
-    item,
-    attempt,
-    status: 'queued',
-    job: {
-      id: `${item.id}#${attempt}`,
-      size: item.quote.size,
-      material: item.material,
-      colour: item.colour,
-      nozzleMm: item.nozzleMm,
-      printSeconds: item.printSeconds,
-      orderPlacedAt: item.placedAtS * 1000,
-      dueAt: item.dueAtS === null ? null : item.dueAtS * 1000,
-      sellerPriority: item.sellerPriority,
-      rush: item.rush,
-      pinnedPrinterId: null,
-      seq: jobSeq++,
-    },
-  });
+  const newJob = (item: Item, attempt: number): SimJob => ({ item, attempt, status: 'queued', job: plannerJobOf(item, attempt, jobSeq++) });
 
   let jobs = 0;
   let reprints = 0;
@@ -858,21 +858,7 @@ function simulatePlates(
       attempt,
       status: 'queued' as PrintJobStatus,
       plateKey: (item as Item & { plateKey: string }).plateKey,
-      job: {
-        id: `${item.id}#${attempt}`,
-        size: item.quote.size,
-        material: item.material,
-        colour: item.colour,
-        nozzleMm: item.nozzleMm,
-        printSeconds: item.printSeconds,
-        orderPlacedAt: item.placedAtS * 1000,
-        dueAt: item.dueAtS === null ? null : item.dueAtS * 1000,
-        sellerPriority: item.sellerPriority,
-        rush: item.rush,
-        pinnedPrinterId: null,
-        seq: seq++,
-        plateKey: (item as Item & { plateKey: string }).plateKey,
-      },
+      job: { ...plannerJobOf(item, attempt, seq++), plateKey: (item as Item & { plateKey: string }).plateKey },
     };
     queue.add(sim.job);
     byId.set(sim.job.id, sim);
